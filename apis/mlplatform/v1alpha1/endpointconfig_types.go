@@ -1,0 +1,482 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+import (
+	"reflect"
+
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
+)
+
+// ClientConfig sets how the endpoint behaves toward the model container when
+// it is invoked asynchronously.
+type ClientConfig struct {
+	// MaxConcurrentInvocationsPerInstance is the number of concurrent requests
+	// sent to each instance.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=1000
+	MaxConcurrentInvocationsPerInstance *int64 `json:"maxConcurrentInvocationsPerInstance,omitempty"`
+}
+
+// NotificationConfig names the SNS topics that receive the results of
+// asynchronous invocations.
+type NotificationConfig struct {
+	// ErrorTopic is the ARN of the topic notified of failed invocations.
+	// +optional
+	// +kubebuilder:validation:MaxLength=2048
+	ErrorTopic *string `json:"errorTopic,omitempty"`
+
+	// SuccessTopic is the ARN of the topic notified of successful invocations.
+	// +optional
+	// +kubebuilder:validation:MaxLength=2048
+	SuccessTopic *string `json:"successTopic,omitempty"`
+
+	// IncludeInferenceResponseIn lists the topics (SUCCESS_NOTIFICATION_TOPIC,
+	// ERROR_NOTIFICATION_TOPIC) whose messages carry the inference response.
+	// +optional
+	// +kubebuilder:validation:MaxItems=2
+	// +kubebuilder:validation:items:MaxLength=64
+	// +listType=atomic
+	IncludeInferenceResponseIn []string `json:"includeInferenceResponseIn,omitempty"`
+}
+
+// AsyncInferenceOutputConfig sets where the results of asynchronous
+// invocations go.
+type AsyncInferenceOutputConfig struct {
+	// KMSKeyID encrypts the results in the object store.
+	// +optional
+	// +kubebuilder:validation:MaxLength=2048
+	KMSKeyID *string `json:"kmsKeyID,omitempty"`
+
+	// NotificationConfig sends notifications of results.
+	// +optional
+	NotificationConfig *NotificationConfig `json:"notificationConfig,omitempty"`
+
+	// StoreFailurePath is the object-store location (S3FailurePath) of
+	// failed invocations.
+	// +optional
+	// +kubebuilder:validation:MaxLength=512
+	// +kubebuilder:validation:Pattern=`^(https|s3)://([^/])/?(.*)$`
+	StoreFailurePath *string `json:"storeFailurePath,omitempty"`
+
+	// StoreOutputPath is the object-store location (S3OutputPath) of results.
+	// +optional
+	// +kubebuilder:validation:MaxLength=512
+	// +kubebuilder:validation:Pattern=`^(https|s3)://([^/])/?(.*)$`
+	StoreOutputPath *string `json:"storeOutputPath,omitempty"`
+}
+
+// AsyncInferenceConfig is required for the endpoint to be invoked with the
+// asynchronous invocation operation.
+type AsyncInferenceConfig struct {
+	// ClientConfig sets the client behaviour toward the model container.
+	// +optional
+	ClientConfig *ClientConfig `json:"clientConfig,omitempty"`
+
+	// OutputConfig sets the output of asynchronous invocations.
+	// +optional
+	OutputConfig *AsyncInferenceOutputConfig `json:"outputConfig,omitempty"`
+}
+
+// CaptureContentTypeHeader says how headers are treated; with no headers
+// given, captured data is base64 encoded.
+type CaptureContentTypeHeader struct {
+	// CSVContentTypes are treated as CSV.
+	// +optional
+	// +kubebuilder:validation:MaxItems=10
+	// +kubebuilder:validation:items:MaxLength=256
+	// +listType=atomic
+	CSVContentTypes []string `json:"csvContentTypes,omitempty"`
+
+	// JSONContentTypes are treated as JSON.
+	// +optional
+	// +kubebuilder:validation:MaxItems=10
+	// +kubebuilder:validation:items:MaxLength=256
+	// +listType=atomic
+	JSONContentTypes []string `json:"jsonContentTypes,omitempty"`
+}
+
+// CaptureOption selects data to capture.
+type CaptureOption struct {
+	// CaptureMode is the data to capture, Input or Output.
+	// +optional
+	// +kubebuilder:validation:MaxLength=32
+	CaptureMode *string `json:"captureMode,omitempty"`
+}
+
+// DataCaptureConfig configures the capture of inference data.
+type DataCaptureConfig struct {
+	// CaptureContentTypeHeader says how headers are treated.
+	// +optional
+	CaptureContentTypeHeader *CaptureContentTypeHeader `json:"captureContentTypeHeader,omitempty"`
+
+	// CaptureOptions select the data to capture.
+	// +optional
+	// +kubebuilder:validation:MaxItems=2
+	// +listType=atomic
+	CaptureOptions []CaptureOption `json:"captureOptions,omitempty"`
+
+	// DestinationStoreURI is the object-store location (DestinationS3Uri) of
+	// captured data.
+	// +optional
+	// +kubebuilder:validation:MaxLength=512
+	DestinationStoreURI *string `json:"destinationStoreURI,omitempty"`
+
+	// EnableCapture turns capture on.
+	// +optional
+	EnableCapture *bool `json:"enableCapture,omitempty"`
+
+	// InitialSamplingPercentage is the share of requests captured.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=100
+	InitialSamplingPercentage *int64 `json:"initialSamplingPercentage,omitempty"`
+
+	// KMSKeyID encrypts the captured data.
+	// +optional
+	// +kubebuilder:validation:MaxLength=2048
+	KMSKeyID *string `json:"kmsKeyID,omitempty"`
+}
+
+// CapacityReservationConfig holds the capacity reservation settings of a
+// variant.
+type CapacityReservationConfig struct {
+	// CapacityReservationPreference says how reserved capacity is used.
+	// +optional
+	// +kubebuilder:validation:MaxLength=64
+	CapacityReservationPreference *string `json:"capacityReservationPreference,omitempty"`
+
+	// MLReservationARN is the ARN of the reservation.
+	// +optional
+	// +kubebuilder:validation:MaxLength=258
+	MLReservationARN *string `json:"mlReservationARN,omitempty"`
+}
+
+// CoreDumpConfig configures the core dump of a crashed model container.
+type CoreDumpConfig struct {
+	// DestinationStoreURI is the object-store location (DestinationS3Uri) of
+	// the core dump.
+	// +optional
+	// +kubebuilder:validation:MaxLength=512
+	DestinationStoreURI *string `json:"destinationStoreURI,omitempty"`
+
+	// KMSKeyID encrypts the core dump.
+	// +optional
+	// +kubebuilder:validation:MaxLength=2048
+	KMSKeyID *string `json:"kmsKeyID,omitempty"`
+}
+
+// ManagedInstanceScaling sets the range of instances the endpoint scales
+// over.
+type ManagedInstanceScaling struct {
+	// MaxInstanceCount is the largest number of instances.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	MaxInstanceCount *int64 `json:"maxInstanceCount,omitempty"`
+
+	// MinInstanceCount is the smallest number of instances.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	MinInstanceCount *int64 `json:"minInstanceCount,omitempty"`
+
+	// Status turns managed scaling ENABLED or DISABLED.
+	// +optional
+	// +kubebuilder:validation:MaxLength=16
+	Status *string `json:"status,omitempty"`
+}
+
+// ProductionVariantRoutingConfig controls how traffic is routed to
+// instances.
+type ProductionVariantRoutingConfig struct {
+	// RoutingStrategy is the routing strategy, for example LEAST_OUTSTANDING_REQUESTS.
+	// +optional
+	// +kubebuilder:validation:MaxLength=64
+	RoutingStrategy *string `json:"routingStrategy,omitempty"`
+}
+
+// ServerlessConfig is the serverless configuration of a variant.
+type ServerlessConfig struct {
+	// MaxConcurrency is the largest number of concurrent invocations.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=200
+	MaxConcurrency *int64 `json:"maxConcurrency,omitempty"`
+
+	// MemorySizeInMB of the serverless endpoint.
+	// +optional
+	// +kubebuilder:validation:Minimum=1024
+	// +kubebuilder:validation:Maximum=6144
+	MemorySizeInMB *int64 `json:"memorySizeInMB,omitempty"`
+
+	// ProvisionedConcurrency kept warm.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=200
+	ProvisionedConcurrency *int64 `json:"provisionedConcurrency,omitempty"`
+}
+
+// ProductionVariant is one model hosted by the endpoint.
+type ProductionVariant struct {
+	// AcceleratorType of an Elastic Inference accelerator.
+	// +optional
+	// +kubebuilder:validation:MaxLength=64
+	AcceleratorType *string `json:"acceleratorType,omitempty"`
+
+	// CapacityReservationConfig holds the capacity reservation settings.
+	// +optional
+	CapacityReservationConfig *CapacityReservationConfig `json:"capacityReservationConfig,omitempty"`
+
+	// ContainerStartupHealthCheckTimeoutInSeconds is how long the container
+	// may take to pass its first health check.
+	// +optional
+	// +kubebuilder:validation:Minimum=60
+	// +kubebuilder:validation:Maximum=3600
+	ContainerStartupHealthCheckTimeoutInSeconds *int64 `json:"containerStartupHealthCheckTimeoutInSeconds,omitempty"`
+
+	// CoreDumpConfig configures the core dump of a crashed model container.
+	// +optional
+	CoreDumpConfig *CoreDumpConfig `json:"coreDumpConfig,omitempty"`
+
+	// EnableManagerAccess enables remote-session access (EnableSSMAccess) to
+	// the variant's instances.
+	// +optional
+	EnableManagerAccess *bool `json:"enableManagerAccess,omitempty"`
+
+	// InitialInstanceCount is the number of instances launched at first.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	InitialInstanceCount *int64 `json:"initialInstanceCount,omitempty"`
+
+	// InitialVariantWeight sets the share of traffic the variant receives,
+	// relative to the other variants' weights.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	InitialVariantWeight *float64 `json:"initialVariantWeight,omitempty"`
+
+	// InstanceType is the ML compute instance type, for example ml.m5.large.
+	// +optional
+	// +kubebuilder:validation:MaxLength=64
+	InstanceType *string `json:"instanceType,omitempty"`
+
+	// ManagedInstanceScaling sets the range of instances the endpoint scales
+	// over.
+	// +optional
+	ManagedInstanceScaling *ManagedInstanceScaling `json:"managedInstanceScaling,omitempty"`
+
+	// ModelDataDownloadTimeoutInSeconds is how long model data may take to
+	// download.
+	// +optional
+	// +kubebuilder:validation:Minimum=60
+	// +kubebuilder:validation:Maximum=3600
+	ModelDataDownloadTimeoutInSeconds *int64 `json:"modelDataDownloadTimeoutInSeconds,omitempty"`
+
+	// ModelName is the model the variant hosts.
+	// +optional
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-zA-Z0-9]([\-a-zA-Z0-9]*[a-zA-Z0-9])?$`
+	ModelName *string `json:"modelName,omitempty"`
+
+	// RoutingConfig controls how traffic is routed to instances.
+	// +optional
+	RoutingConfig *ProductionVariantRoutingConfig `json:"routingConfig,omitempty"`
+
+	// ServerlessConfig is the serverless configuration of the variant.
+	// +optional
+	ServerlessConfig *ServerlessConfig `json:"serverlessConfig,omitempty"`
+
+	// VariantName names the variant.
+	// +optional
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$`
+	VariantName *string `json:"variantName,omitempty"`
+
+	// VolumeSizeInGB of the storage volume attached to each instance.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=512
+	VolumeSizeInGB *int64 `json:"volumeSizeInGB,omitempty"`
+}
+
+// VPCConfig is the private network the jobs, models and compute resources
+// can access.
+type VPCConfig struct {
+	// SecurityGroupIDs of the network interfaces.
+	// +optional
+	// +kubebuilder:validation:MaxItems=5
+	// +kubebuilder:validation:items:MaxLength=32
+	// +listType=atomic
+	SecurityGroupIDs []string `json:"securityGroupIDs,omitempty"`
+
+	// Subnets the network interfaces are placed in.
+	// +optional
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:items:MaxLength=32
+	// +listType=atomic
+	Subnets []string `json:"subnets,omitempty"`
+}
+
+// EndpointConfigParameters are the configurable fields of an EndpointConfig.
+// SageMaker cannot update an endpoint configuration, so every field apart from
+// tags is immutable once set.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.region) || has(self.region)",message="region cannot be removed once set",fieldPath=".region"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.asyncInferenceConfig) || has(self.asyncInferenceConfig)",message="asyncInferenceConfig cannot be removed: SageMaker cannot update an endpoint configuration",fieldPath=".asyncInferenceConfig"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.dataCaptureConfig) || has(self.dataCaptureConfig)",message="dataCaptureConfig cannot be removed: SageMaker cannot update an endpoint configuration",fieldPath=".dataCaptureConfig"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.enableNetworkIsolation) || has(self.enableNetworkIsolation)",message="enableNetworkIsolation cannot be removed: SageMaker cannot update an endpoint configuration",fieldPath=".enableNetworkIsolation"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.executionRoleARN) || has(self.executionRoleARN)",message="executionRoleARN cannot be removed: SageMaker cannot update an endpoint configuration",fieldPath=".executionRoleARN"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.kmsKeyID) || has(self.kmsKeyID)",message="kmsKeyID cannot be removed: SageMaker cannot update an endpoint configuration",fieldPath=".kmsKeyID"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.vpcConfig) || has(self.vpcConfig)",message="vpcConfig cannot be removed: SageMaker cannot update an endpoint configuration",fieldPath=".vpcConfig"
+type EndpointConfigParameters struct {
+	// Region of the endpoint configuration. Without it the ProviderConfig's
+	// region applies.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="region is immutable"
+	Region *string `json:"region,omitempty"`
+
+	// EndpointConfigName is used when an endpoint is created from this
+	// configuration.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$`
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="endpointConfigName is immutable"
+	EndpointConfigName string `json:"endpointConfigName"`
+
+	// ProductionVariants has one entry per model hosted; variant weights
+	// distribute traffic between variants.
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=10
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="productionVariants is immutable: SageMaker cannot update an endpoint configuration"
+	// +listType=atomic
+	ProductionVariants []ProductionVariant `json:"productionVariants"`
+
+	// AsyncInferenceConfig is required for the endpoint to be invoked with the
+	// asynchronous invocation operation.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="asyncInferenceConfig is immutable: SageMaker cannot update an endpoint configuration"
+	AsyncInferenceConfig *AsyncInferenceConfig `json:"asyncInferenceConfig,omitempty"`
+
+	// DataCaptureConfig configures the capture of inference data.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="dataCaptureConfig is immutable: SageMaker cannot update an endpoint configuration"
+	DataCaptureConfig *DataCaptureConfig `json:"dataCaptureConfig,omitempty"`
+
+	// EnableNetworkIsolation, when true, prevents inbound and outbound network
+	// calls to and from the model containers.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="enableNetworkIsolation is immutable: SageMaker cannot update an endpoint configuration"
+	EnableNetworkIsolation *bool `json:"enableNetworkIsolation,omitempty"`
+
+	// ExecutionRoleARN is the role the service assumes for the caller; the
+	// caller needs permission to pass the role.
+	// +optional
+	// +kubebuilder:validation:MinLength=20
+	// +kubebuilder:validation:MaxLength=2048
+	// +kubebuilder:validation:Pattern=`^arn:aws[a-z\-]*:iam::\d{12}:role/?[a-zA-Z_0-9+=,.@\-_/]+$`
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="executionRoleARN is immutable: SageMaker cannot update an endpoint configuration"
+	ExecutionRoleARN *string `json:"executionRoleARN,omitempty"`
+
+	// KMSKeyID encrypts the storage volume of the hosting instance. It
+	// accepts a key ID, key ARN, alias name or alias ARN. The key policy must
+	// grant permission to the role used in create and update requests. It
+	// cannot be combined with instance types that have local storage.
+	// +optional
+	// +kubebuilder:validation:MaxLength=2048
+	// +kubebuilder:validation:Pattern=`^[a-zA-Z0-9:/_-]*$`
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="kmsKeyID is immutable: SageMaker cannot update an endpoint configuration"
+	KMSKeyID *string `json:"kmsKeyID,omitempty"`
+
+	// Tags of the endpoint configuration. They are the only part that can
+	// change after creation.
+	// +optional
+	// +kubebuilder:validation:MaxItems=50
+	// +listType=atomic
+	Tags []common.Tag `json:"tags,omitempty"`
+
+	// VPCConfig is the private network the model containers can access.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="vpcConfig is immutable: SageMaker cannot update an endpoint configuration"
+	VPCConfig *VPCConfig `json:"vpcConfig,omitempty"`
+}
+
+// EndpointConfigObservation is the observed state of an EndpointConfig.
+type EndpointConfigObservation struct {
+	// ACKResourceMetadata records the ARN, owner account and region.
+	// +optional
+	ACKResourceMetadata *common.ResourceMetadata `json:"ackResourceMetadata,omitempty"`
+}
+
+// An EndpointConfigSpec defines the desired state of an EndpointConfig.
+type EndpointConfigSpec struct {
+	xpv2.ManagedResourceSpec `json:",inline"`
+
+	// ForProvider holds the desired state of the SageMaker endpoint
+	// configuration.
+	ForProvider EndpointConfigParameters `json:"forProvider"`
+}
+
+// An EndpointConfigStatus represents the observed state of an EndpointConfig.
+type EndpointConfigStatus struct {
+	xpv2.ManagedResourceStatus `json:",inline"`
+
+	// AtProvider holds the observed state of the SageMaker endpoint
+	// configuration.
+	// +optional
+	AtProvider EndpointConfigObservation `json:"atProvider,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// An EndpointConfig is the configuration of an Amazon SageMaker model hosting
+// endpoint: production variants, async inference, data capture, network and
+// encryption settings.
+// +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
+// +kubebuilder:printcolumn:name="SYNCED",type="string",JSONPath=".status.conditions[?(@.type=='Synced')].status"
+// +kubebuilder:printcolumn:name="EXTERNAL-NAME",type="string",JSONPath=".metadata.annotations.crossplane\\.io/external-name"
+// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:scope=Namespaced,categories={crossplane,managed,aws}
+type EndpointConfig struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   EndpointConfigSpec   `json:"spec"`
+	Status EndpointConfigStatus `json:"status,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// EndpointConfigList contains a list of EndpointConfig.
+type EndpointConfigList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []EndpointConfig `json:"items"`
+}
+
+// EndpointConfig type metadata.
+var (
+	EndpointConfigKind             = reflect.TypeFor[EndpointConfig]().Name()
+	EndpointConfigGroupKind        = SchemeGroupVersion.WithKind(EndpointConfigKind).GroupKind()
+	EndpointConfigKindAPIVersion   = EndpointConfigKind + "." + SchemeGroupVersion.String()
+	EndpointConfigGroupVersionKind = SchemeGroupVersion.WithKind(EndpointConfigKind)
+)
+
+func init() {
+	SchemeBuilder.Register(&EndpointConfig{}, &EndpointConfigList{})
+}

@@ -1,0 +1,266 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+import (
+	"reflect"
+
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// A CredentialsSource says where the provider's AWS credentials come from.
+// +kubebuilder:validation:Enum=Secret;IRSA;WebIdentity;PodIdentity;InjectedIdentity;None
+type CredentialsSource string
+
+// The credential sources a ProviderConfig may use.
+const (
+	// CredentialsSourceSecret reads a shared-credentials (INI) file from a
+	// Secret key.
+	CredentialsSourceSecret CredentialsSource = "Secret"
+	// CredentialsSourceIRSA uses IAM Roles for Service Accounts: the role and
+	// token file the EKS pod identity webhook injects into the environment.
+	CredentialsSourceIRSA CredentialsSource = "IRSA"
+	// CredentialsSourceWebIdentity assumes a role with a web identity token
+	// read from a file or a Secret.
+	CredentialsSourceWebIdentity CredentialsSource = "WebIdentity"
+	// CredentialsSourcePodIdentity uses EKS Pod Identity: the container
+	// credentials endpoint and token the agent injects.
+	CredentialsSourcePodIdentity CredentialsSource = "PodIdentity"
+	// CredentialsSourceInjectedIdentity uses the SDK's default credential
+	// chain (environment, shared files, container and instance metadata).
+	CredentialsSourceInjectedIdentity CredentialsSource = "InjectedIdentity"
+	// CredentialsSourceNone signs requests with anonymous credentials, for
+	// emulators that do not check them.
+	CredentialsSourceNone CredentialsSource = "None"
+)
+
+// WebIdentityConfig configures the WebIdentity credential source.
+type WebIdentityConfig struct {
+	// RoleARN of the role to assume with the web identity token.
+	// +kubebuilder:validation:Pattern=`^arn:[a-z0-9-]+:iam::\d{12}:role/[a-zA-Z_0-9+=,.@\-/]+$`
+	RoleARN string `json:"roleARN"`
+
+	// RoleSessionName names the session; it defaults to one the SDK chooses.
+	// +optional
+	// +kubebuilder:validation:MaxLength=64
+	RoleSessionName *string `json:"roleSessionName,omitempty"`
+
+	// TokenFile is the path of the file that holds the token.
+	// +optional
+	TokenFile *string `json:"tokenFile,omitempty"`
+
+	// TokenSecretRef selects a Secret key that holds the token. A namespaced
+	// ProviderConfig reads it from its own namespace only.
+	// +optional
+	TokenSecretRef *xpv2.SecretKeySelector `json:"tokenSecretRef,omitempty"`
+}
+
+// ProviderCredentials say how the provider authenticates to AWS.
+// +kubebuilder:validation:XValidation:rule="self.source != 'Secret' || has(self.secretRef)",message="credentials.secretRef is required when source is Secret",fieldPath=".secretRef"
+// +kubebuilder:validation:XValidation:rule="self.source != 'WebIdentity' || has(self.webIdentity)",message="credentials.webIdentity is required when source is WebIdentity",fieldPath=".webIdentity"
+// +kubebuilder:validation:XValidation:rule="!has(self.webIdentity) || has(self.webIdentity.tokenFile) != has(self.webIdentity.tokenSecretRef)",message="credentials.webIdentity needs exactly one of tokenFile and tokenSecretRef",fieldPath=".webIdentity"
+type ProviderCredentials struct {
+	// Source of the credentials.
+	Source CredentialsSource `json:"source"`
+
+	// SecretRef selects the Secret key that holds a shared-credentials (INI)
+	// file, for source Secret. A namespaced ProviderConfig reads it from its
+	// own namespace only, whatever the reference says.
+	// +optional
+	SecretRef *xpv2.SecretKeySelector `json:"secretRef,omitempty"`
+
+	// Profile of the shared-credentials file to use; default "default".
+	// +optional
+	Profile *string `json:"profile,omitempty"`
+
+	// WebIdentity configures source WebIdentity.
+	// +optional
+	WebIdentity *WebIdentityConfig `json:"webIdentity,omitempty"`
+}
+
+// A Tag is a session tag passed when a role is assumed.
+type Tag struct {
+	// Key of the tag.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=128
+	Key string `json:"key"`
+
+	// Value of the tag.
+	// +kubebuilder:validation:MaxLength=256
+	Value string `json:"value"`
+}
+
+// AssumeRoleOptions describe one role assumed on top of the credentials.
+type AssumeRoleOptions struct {
+	// RoleARN of the role to assume.
+	// +kubebuilder:validation:Pattern=`^arn:[a-z0-9-]+:iam::\d{12}:role/[a-zA-Z_0-9+=,.@\-/]+$`
+	RoleARN string `json:"roleARN"`
+
+	// ExternalID the role's trust policy requires.
+	// +optional
+	// +kubebuilder:validation:MaxLength=1224
+	ExternalID *string `json:"externalID,omitempty"`
+
+	// Tags passed as session tags.
+	// +optional
+	// +kubebuilder:validation:MaxItems=50
+	// +listType=atomic
+	Tags []Tag `json:"tags,omitempty"`
+
+	// TransitiveTagKeys are the session tags that carry over to the next
+	// role of the chain.
+	// +optional
+	// +listType=atomic
+	TransitiveTagKeys []string `json:"transitiveTagKeys,omitempty"`
+}
+
+// EndpointOverride sends every AWS call to one URL instead of AWS, for
+// example a local emulator or LocalStack.
+type EndpointOverride struct {
+	// URL used for all five services and STS.
+	// +kubebuilder:validation:Pattern=`^https?://.+`
+	URL string `json:"url"`
+}
+
+// A ProviderConfigSpec defines how the provider connects to AWS.
+type ProviderConfigSpec struct {
+	// Credentials the provider uses.
+	Credentials ProviderCredentials `json:"credentials"`
+
+	// AssumeRoleChain lists roles assumed in order on top of the
+	// credentials; the last one makes the calls.
+	// +optional
+	// +kubebuilder:validation:MaxItems=5
+	// +listType=atomic
+	AssumeRoleChain []AssumeRoleOptions `json:"assumeRoleChain,omitempty"`
+
+	// Region used by managed resources that do not set forProvider.region.
+	// +optional
+	// +kubebuilder:validation:Pattern=`^[a-z]{2}(-[a-z]+)+-\d+$`
+	Region *string `json:"region,omitempty"`
+
+	// Endpoint overrides the AWS endpoints of all five services and STS.
+	// +optional
+	Endpoint *EndpointOverride `json:"endpoint,omitempty"`
+}
+
+// A ProviderConfigStatus is the observed state of a provider configuration.
+type ProviderConfigStatus struct {
+	xpv2.ProviderConfigStatus `json:",inline"`
+}
+
+// +kubebuilder:object:root=true
+
+// A ProviderConfig configures how the provider connects to AWS for managed
+// resources in its own namespace.
+// +kubebuilder:printcolumn:name="SOURCE",type="string",JSONPath=".spec.credentials.source"
+// +kubebuilder:printcolumn:name="REGION",type="string",JSONPath=".spec.region"
+// +kubebuilder:printcolumn:name="USERS",type="integer",JSONPath=".status.users"
+// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:scope=Namespaced,categories={crossplane,provider,aws}
+type ProviderConfig struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   ProviderConfigSpec   `json:"spec"`
+	Status ProviderConfigStatus `json:"status,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// ProviderConfigList contains a list of ProviderConfig.
+type ProviderConfigList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []ProviderConfig `json:"items"`
+}
+
+// +kubebuilder:object:root=true
+
+// A ClusterProviderConfig configures how the provider connects to AWS for
+// managed resources in any namespace.
+// +kubebuilder:printcolumn:name="SOURCE",type="string",JSONPath=".spec.credentials.source"
+// +kubebuilder:printcolumn:name="REGION",type="string",JSONPath=".spec.region"
+// +kubebuilder:printcolumn:name="USERS",type="integer",JSONPath=".status.users"
+// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:scope=Cluster,categories={crossplane,provider,aws}
+type ClusterProviderConfig struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   ProviderConfigSpec   `json:"spec"`
+	Status ProviderConfigStatus `json:"status,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// ClusterProviderConfigList contains a list of ClusterProviderConfig.
+type ClusterProviderConfigList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []ClusterProviderConfig `json:"items"`
+}
+
+// +kubebuilder:object:root=true
+
+// A ProviderConfigUsage records that a managed resource uses a
+// ProviderConfig or a ClusterProviderConfig; a config in use cannot be
+// deleted.
+// +kubebuilder:printcolumn:name="CONFIG-KIND",type="string",JSONPath=".providerConfigRef.kind"
+// +kubebuilder:printcolumn:name="CONFIG-NAME",type="string",JSONPath=".providerConfigRef.name"
+// +kubebuilder:printcolumn:name="RESOURCE-KIND",type="string",JSONPath=".resourceRef.kind"
+// +kubebuilder:printcolumn:name="RESOURCE-NAME",type="string",JSONPath=".resourceRef.name"
+// +kubebuilder:printcolumn:name="AGE",type="date",JSONPath=".metadata.creationTimestamp"
+// +kubebuilder:resource:scope=Namespaced,categories={crossplane,provider,aws}
+type ProviderConfigUsage struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	xpv2.TypedProviderConfigUsage `json:",inline"`
+}
+
+// +kubebuilder:object:root=true
+
+// ProviderConfigUsageList contains a list of ProviderConfigUsage.
+type ProviderConfigUsageList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []ProviderConfigUsage `json:"items"`
+}
+
+// Provider configuration type metadata.
+var (
+	ProviderConfigKind                      = reflect.TypeFor[ProviderConfig]().Name()
+	ProviderConfigGroupVersionKind          = SchemeGroupVersion.WithKind(ProviderConfigKind)
+	ClusterProviderConfigKind               = reflect.TypeFor[ClusterProviderConfig]().Name()
+	ClusterProviderConfigGroupVersionKind   = SchemeGroupVersion.WithKind(ClusterProviderConfigKind)
+	ProviderConfigUsageKind                 = reflect.TypeFor[ProviderConfigUsage]().Name()
+	ProviderConfigUsageGroupVersionKind     = SchemeGroupVersion.WithKind(ProviderConfigUsageKind)
+	ProviderConfigUsageListKind             = reflect.TypeFor[ProviderConfigUsageList]().Name()
+	ProviderConfigUsageListGroupVersionKind = SchemeGroupVersion.WithKind(ProviderConfigUsageListKind)
+)
+
+func init() {
+	SchemeBuilder.Register(
+		&ProviderConfig{}, &ProviderConfigList{},
+		&ClusterProviderConfig{}, &ClusterProviderConfigList{},
+		&ProviderConfigUsage{}, &ProviderConfigUsageList{},
+	)
+}

@@ -1,0 +1,9 @@
+//go:build tools
+
+// Package controlplane pins the commands that hack/controlplane.sh builds.
+package controlplane
+
+import (
+	_ "k8s.io/kubernetes/cmd/kube-apiserver"
+	_ "k8s.io/kubernetes/cmd/kubectl"
+)
