@@ -1,0 +1,140 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Command provider runs the provider-aws-services controller manager.
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/alecthomas/kingpin/v2"
+	changelogsv1alpha1 "github.com/crossplane/crossplane-runtime/v2/apis/changelogs/proto/v1alpha1"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/statemetrics"
+	"go.uber.org/zap/zapcore"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	kruntime "k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/leaderelection/resourcelock"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"github.com/cloudkinds/provider-aws-services/apis"
+	awscontroller "github.com/cloudkinds/provider-aws-services/internal/controller"
+)
+
+func main() {
+	var (
+		app = kingpin.New(filepath.Base(os.Args[0]), "Crossplane provider for AgentCore API-key credential providers, SageMaker endpoint configurations, SNS subscriptions, Firehose delivery streams and EventBridge global endpoints.").DefaultEnvars()
+
+		debug            = app.Flag("debug", "Run with debug logging.").Short('d').Bool()
+		syncInterval     = app.Flag("sync", "How often all resources are resynced from the cache.").Short('s').Default("1h").Duration()
+		pollInterval     = app.Flag("poll", "How often each managed resource is checked for drift from AWS.").Default("1m").Duration()
+		pollStateMetric  = app.Flag("poll-state-metric", "How often the state metrics of managed resources are recorded.").Default("5s").Duration()
+		maxReconcileRate = app.Flag("max-reconcile-rate", "The global maximum rate per second at which resources may be checked for drift.").Default("10").Int()
+		leaderElection   = app.Flag("leader-election", "Use leader election for the controller manager.").Short('l').Default("false").Envar("LEADER_ELECTION").Bool()
+		healthAddr       = app.Flag("health-probe-bind-address", "Address of the health and readiness probes.").Default(":8081").String()
+		metricsAddr      = app.Flag("metrics-bind-address", "Address of the Prometheus metrics endpoint.").Default(":8080").String()
+
+		enableManagementPolicies = app.Flag("enable-management-policies", "Honour spec.managementPolicies, including observe-only.").Default("true").Envar("ENABLE_MANAGEMENT_POLICIES").Bool()
+		enableChangeLogs         = app.Flag("enable-changelogs", "Send a change log entry for every operation on AWS to the change log sidecar.").Default("false").Envar("ENABLE_CHANGELOGS").Bool()
+		changelogsSocketPath     = app.Flag("changelogs-socket-path", "Unix socket of the change log sidecar.").Default("/var/run/changelogs/changelogs.sock").Envar("CHANGELOGS_SOCKET_PATH").String()
+	)
+	kingpin.MustParse(app.Parse(os.Args[1:]))
+
+	zl := zap.New(zap.UseDevMode(*debug), zap.Level(levelFor(*debug)))
+	log := logging.NewLogrLogger(zl.WithName("provider-aws-services"))
+	ctrl.SetLogger(zl)
+
+	cfg, err := ctrl.GetConfig()
+	kingpin.FatalIfError(err, "Cannot get the API server configuration")
+
+	scheme := kruntime.NewScheme()
+	kingpin.FatalIfError(clientgoscheme.AddToScheme(scheme), "Cannot add Kubernetes APIs to the scheme")
+	kingpin.FatalIfError(apis.AddToScheme(scheme), "Cannot add the provider's APIs to the scheme")
+
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:                     scheme,
+		Cache:                      cache.Options{SyncPeriod: syncInterval},
+		LeaderElection:             *leaderElection,
+		LeaderElectionID:           "crossplane-leader-election-provider-aws-services",
+		LeaderElectionResourceLock: resourcelock.LeasesResourceLock,
+		LeaseDuration:              durationPtr(60 * time.Second),
+		RenewDeadline:              durationPtr(50 * time.Second),
+		HealthProbeBindAddress:     *healthAddr,
+		Metrics:                    metricsserver.Options{BindAddress: *metricsAddr},
+	})
+	kingpin.FatalIfError(err, "Cannot create the controller manager")
+	kingpin.FatalIfError(mgr.AddHealthzCheck("healthz", healthz.Ping), "Cannot add the health check")
+	kingpin.FatalIfError(mgr.AddReadyzCheck("readyz", healthz.Ping), "Cannot add the readiness check")
+
+	mrMetrics := managed.NewMRMetricRecorder()
+	stateMetrics := statemetrics.NewMRStateMetrics()
+	metrics.Registry.MustRegister(mrMetrics, stateMetrics)
+
+	o := controller.Options{
+		Logger:                  log,
+		MaxConcurrentReconciles: *maxReconcileRate,
+		PollInterval:            *pollInterval,
+		GlobalRateLimiter:       ratelimiter.NewGlobal(*maxReconcileRate),
+		Features:                &feature.Flags{},
+		MetricOptions: &controller.MetricOptions{
+			PollStateMetricInterval: *pollStateMetric,
+			MRMetrics:               mrMetrics,
+			MRStateMetrics:          stateMetrics,
+		},
+	}
+	if *enableManagementPolicies {
+		o.Features.Enable(feature.EnableBetaManagementPolicies)
+		log.Info("Beta feature enabled", "flag", feature.EnableBetaManagementPolicies)
+	}
+	if *enableChangeLogs {
+		o.Features.Enable(feature.EnableAlphaChangeLogs)
+		conn, err := grpc.NewClient("unix://"+*changelogsSocketPath, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		kingpin.FatalIfError(err, "Cannot connect to the change log sidecar")
+		o.ChangeLogOptions = &controller.ChangeLogOptions{
+			ChangeLogger: managed.NewGRPCChangeLogger(changelogsv1alpha1.NewChangeLogServiceClient(conn), managed.WithProviderVersion(version)),
+		}
+		log.Info("Alpha feature enabled", "flag", feature.EnableAlphaChangeLogs)
+	}
+
+	kingpin.FatalIfError(awscontroller.Setup(mgr, o), "Cannot set up the controllers")
+	log.Info("Starting the provider", "version", version, "poll", *pollInterval, "sync", *syncInterval)
+	kingpin.FatalIfError(mgr.Start(ctrl.SetupSignalHandler()), "Cannot start the controller manager")
+}
+
+// version is set at build time.
+var version = "dev"
+
+func levelFor(debug bool) zapcore.Level {
+	if debug {
+		return zapcore.DebugLevel
+	}
+	return zapcore.InfoLevel
+}
+
+func durationPtr(d time.Duration) *time.Duration { return &d }

@@ -1,0 +1,70 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package config runs the controllers of the provider configuration kinds:
+// they count the managed resources that use a config and keep a config in use
+// from being deleted.
+package config
+
+import (
+	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/providerconfig"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
+)
+
+// Setup adds the controllers of ProviderConfig and ClusterProviderConfig. Both
+// count the same ProviderConfigUsage kind, told apart by its config kind label.
+func Setup(mgr ctrl.Manager, o controller.Options) error {
+	configs := []struct {
+		kind   string
+		object client.Object
+	}{
+		{kind: v1alpha1.ProviderConfigKind, object: &v1alpha1.ProviderConfig{}},
+		{kind: v1alpha1.ClusterProviderConfigKind, object: &v1alpha1.ClusterProviderConfig{}},
+	}
+	for _, c := range configs {
+		if err := setupOne(mgr, o, c.kind, c.object); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func setupOne(mgr ctrl.Manager, o controller.Options, kind string, of client.Object) error {
+	name := providerconfig.ControllerName(kind)
+	r := providerconfig.NewReconciler(mgr,
+		resource.ProviderConfigKinds{
+			Config:    v1alpha1.SchemeGroupVersion.WithKind(kind),
+			Usage:     v1alpha1.ProviderConfigUsageGroupVersionKind,
+			UsageList: v1alpha1.ProviderConfigUsageListGroupVersionKind,
+		},
+		providerconfig.WithLogger(o.Logger.WithValues("controller", name)),
+		providerconfig.WithRecorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name))))
+
+	return ctrl.NewControllerManagedBy(mgr).
+		Named(name).
+		WithOptions(o.ForControllerRuntime()).
+		For(of).
+		Watches(&v1alpha1.ProviderConfigUsage{}, &resource.EnqueueRequestForProviderConfig{Kind: kind}).
+		Complete(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter))
+}
+

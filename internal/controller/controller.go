@@ -1,0 +1,37 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package controller wires every controller of the provider into a manager.
+package controller
+
+import (
+	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/cloudkinds/provider-aws-services/internal/controller/config"
+)
+
+// Setup adds every controller of the provider to the manager.
+func Setup(mgr ctrl.Manager, o controller.Options) error {
+	for _, setup := range []func(ctrl.Manager, controller.Options) error{
+		config.Setup,
+	} {
+		if err := setup(mgr, o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
