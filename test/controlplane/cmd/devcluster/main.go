@@ -29,7 +29,7 @@ import (
 )
 
 func main() {
-	kubeconfig := flag.String("kubeconfig", ".cache/dev/kubeconfig", "where to write the kubeconfig of the control plane")
+	kubeconfig := flag.String("write-kubeconfig", ".cache/dev/kubeconfig", "where to write the kubeconfig of the control plane")
 	flag.Parse()
 
 	cp, err := controlplane.Start()
