@@ -7,7 +7,7 @@ Licensed under the Apache License, Version 2.0 (the "License");
 you may not use this file except in compliance with the License.
 You may obtain a copy of the License at
 
-    http://www.apache.org/licenses/LICENSE-2.0
+	http://www.apache.org/licenses/LICENSE-2.0
 
 Unless required by applicable law or agreed to in writing, software
 distributed under the License is distributed on an "AS IS" BASIS,
@@ -88,7 +88,7 @@ func TestAdmission(t *testing.T) {
 		"StreamTypeEnum": {example: stream, create: `{"spec":{"forProvider":{"deliveryStreamType":"KinesisStreamAsSource"}}}`,
 			refused: []string{"spec.forProvider.deliveryStreamType", "Unsupported value"}},
 		"StreamTypeStreamAsSource": {example: stream, create: `{"spec":{"forProvider":{"deliveryStreamType":"StreamAsSource"}}}`},
-		"StreamFiftyTags": {example: stream, create: `{"spec":{"forProvider":{"tags":` + tagList(50) + `}}}`},
+		"StreamFiftyTags":          {example: stream, create: `{"spec":{"forProvider":{"tags":` + tagList(50) + `}}}`},
 		"StreamFiftyOneTags": {example: stream, create: `{"spec":{"forProvider":{"tags":` + fiftyOneTags + `}}}`,
 			refused: []string{"spec.forProvider.tags", "must have at most 50 items"}},
 		"StreamBufferingIntervalAlone": {example: stream,
@@ -168,7 +168,7 @@ func TestAdmission(t *testing.T) {
 			refused: []string{"spec.forProvider.roleARN", "replication is ENABLED"}},
 		"EndpointReplicationDefaultNeedsRole": {example: endpoint, create: `{"spec":{"forProvider":{"roleARN":null,"replicationConfig":null}}}`,
 			refused: []string{"spec.forProvider.roleARN", "replication is ENABLED"}},
-		"EndpointReplicationDefaultWithRoleRef": {example: endpoint, create: `{"spec":{"forProvider":{"roleARN":null,"replicationConfig":null,"roleRef":{"from":{"name":"replication"}}}}}`},
+		"EndpointReplicationDefaultWithRoleRef":  {example: endpoint, create: `{"spec":{"forProvider":{"roleARN":null,"replicationConfig":null,"roleRef":{"from":{"name":"replication"}}}}}`},
 		"EndpointReplicationDisabledNeedsNoRole": {example: endpoint, create: `{"spec":{"forProvider":{"roleARN":null,"replicationConfig":{"state":"DISABLED"}}}}`},
 		"EndpointReplicationStateEnum": {example: endpoint, create: `{"spec":{"forProvider":{"replicationConfig":{"state":"PAUSED"}}}}`,
 			refused: []string{"spec.forProvider.replicationConfig.state", "Unsupported value"}},
