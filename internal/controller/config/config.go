@@ -67,4 +67,3 @@ func setupOne(mgr ctrl.Manager, o controller.Options, kind string, of client.Obj
 		Watches(&v1alpha1.ProviderConfigUsage{}, &resource.EnqueueRequestForProviderConfig{Kind: kind}).
 		Complete(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter))
 }
-
