@@ -1,0 +1,360 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package emulator is an in-process AWS that speaks the wire protocols of the
+// five services the provider manages (Firehose, SageMaker and EventBridge on
+// awsJson1_1, SNS and STS on awsQuery, AgentCore Control on restJson1) with
+// their semantics: asynchronous states, AWS's error codes and messages,
+// version IDs, pending confirmations, failed creations and tag operations.
+//
+// It is test infrastructure: tests point the real aws-sdk-go-v2 clients at it
+// over HTTP, inject faults, inspect and change its state and count its calls.
+package emulator
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Account that owns every resource; default 000000000000.
+	Account string
+	// Region used when a request's signature names none; default us-east-1.
+	Region string
+	// Delays of the asynchronous states: how long a resource stays in its
+	// CREATING, UPDATING, DELETING, ENABLING or DISABLING state. Zero makes
+	// the transition happen at the next request.
+	CreateDelay, UpdateDelay, DeleteDelay time.Duration
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+}
+
+// A Server is the emulated AWS. Its zero value is not usable; use New.
+type Server struct {
+	opts Options
+
+	mu        sync.Mutex
+	seq       int
+	calls     map[string]int
+	faults    map[string]*Fault
+	invisible map[string]time.Duration
+	denied    map[string]bool
+
+	streams          map[string]*deliveryStream
+	models           map[string]*model
+	endpointConfigs  map[string]*endpointConfig
+	topics           map[string]*topic
+	subscriptions    map[string]*subscription
+	endpoints        map[string]*globalEndpoint
+	apiKeyProviders  map[string]*apiKeyProvider
+	keyFailures      map[string]keyFailure
+	streamFailures   map[string]FailureDescription
+	endpointFailures map[string]string
+}
+
+// New returns a Server.
+func New(o Options) *Server {
+	if o.Account == "" {
+		o.Account = "000000000000"
+	}
+	if o.Region == "" {
+		o.Region = "us-east-1"
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return &Server{
+		opts:             o,
+		calls:            map[string]int{},
+		faults:           map[string]*Fault{},
+		invisible:        map[string]time.Duration{},
+		denied:           map[string]bool{},
+		streams:          map[string]*deliveryStream{},
+		models:           map[string]*model{},
+		endpointConfigs:  map[string]*endpointConfig{},
+		topics:           map[string]*topic{},
+		subscriptions:    map[string]*subscription{},
+		endpoints:        map[string]*globalEndpoint{},
+		apiKeyProviders:  map[string]*apiKeyProvider{},
+		keyFailures:      map[string]keyFailure{},
+		streamFailures:   map[string]FailureDescription{},
+		endpointFailures: map[string]string{},
+	}
+}
+
+// Account returns the account that owns the emulated resources.
+func (s *Server) Account() string { return s.opts.Account }
+
+// A Fault is injected into the calls of one operation.
+type Fault struct {
+	// Throttle answers this many calls with the service's throttling error.
+	Throttle int
+	// ServerError answers this many calls with an HTTP 500 internal error.
+	ServerError int
+	// Latency delays every call.
+	Latency time.Duration
+}
+
+// InjectFault sets the fault of an operation, named "service:Operation" as in
+// Calls, for example "firehose:DescribeDeliveryStream".
+func (s *Server) InjectFault(operation string, f Fault) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults[operation] = &f
+}
+
+// SetEventualConsistency makes resources of a service ("firehose",
+// "sagemaker", "sns", "events", "bedrock-agentcore") invisible to reads for d
+// after they were created, as AWS's eventually consistent reads can be.
+func (s *Server) SetEventualConsistency(service string, d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.invisible[service] = d
+}
+
+// Deny refuses action ("firehose:TagDeliveryStream") to the principal that
+// signs with accessKeyID, with AccessDeniedException.
+func (s *Server) Deny(accessKeyID, action string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.denied[accessKeyID+"|"+action] = true
+}
+
+// Calls returns how often each operation was called, keyed "service:Operation".
+func (s *Server) Calls() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]int, len(s.calls))
+	for k, v := range s.calls {
+		out[k] = v
+	}
+	return out
+}
+
+// CallCount returns how often one operation was called.
+func (s *Server) CallCount(operation string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.calls[operation]
+}
+
+// ResetCalls forgets the call counts.
+func (s *Server) ResetCalls() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls = map[string]int{}
+}
+
+// A request is one call, as the dispatcher sees it.
+type request struct {
+	service   string // signing name: firehose, sagemaker, events, sns, sts, bedrock-agentcore
+	operation string
+	region    string
+	accessKey string
+	http      *http.Request
+	body      []byte
+}
+
+// An apiError is an AWS error response.
+type apiError struct {
+	code    string
+	message string
+	status  int
+}
+
+func (e *apiError) Error() string { return e.code + ": " + e.message }
+
+func errorf(status int, code, format string, args ...any) *apiError {
+	return &apiError{code: code, message: fmt.Sprintf(format, args...), status: status}
+}
+
+var credentialScope = regexp.MustCompile(`Credential=([^/,\s]+)/\d{8}/([^/]+)/([^/]+)/aws4_request`)
+
+// ServeHTTP answers one AWS call.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/_emulator/") {
+		s.serveControl(w, r)
+		return
+	}
+	req, proto, err := s.parse(r)
+	if err != nil {
+		proto.writeError(w, req, err)
+		return
+	}
+	if f := s.fault(req); f != nil {
+		proto.writeError(w, req, f)
+		return
+	}
+	out, aerr := s.dispatch(req)
+	if aerr != nil {
+		proto.writeError(w, req, aerr)
+		return
+	}
+	proto.writeResult(w, req, out)
+}
+
+// parse identifies the protocol, service and operation of a request and
+// checks that it is signed with SigV4, as AWS requires.
+func (s *Server) parse(r *http.Request) (*request, protocol, *apiError) {
+	body, err := readBody(r)
+	req := &request{http: r, body: body, region: s.opts.Region}
+	proto := protocolOf(r)
+	if err != nil {
+		return req, proto, errorf(400, "SerializationException", "cannot read the request body")
+	}
+	req.service, req.operation = proto.operation(r, body)
+
+	auth := r.Header.Get("Authorization")
+	m := credentialScope.FindStringSubmatch(auth)
+	if !strings.HasPrefix(auth, "AWS4-HMAC-SHA256 ") || m == nil || !strings.Contains(auth, "Signature=") {
+		return req, proto, errorf(403, "MissingAuthenticationTokenException", "Missing Authentication Token")
+	}
+	req.accessKey, req.region = m[1], m[2]
+	if proto == queryProtocol {
+		req.service = m[3] // SNS and STS share the protocol; the scope tells them apart.
+		req.operation = queryAction(body)
+	}
+	if req.operation == "" {
+		return req, proto, errorf(400, "UnknownOperationException", "The operation is not supported by this service.")
+	}
+	return req, proto, nil
+}
+
+// fault counts the call and applies the operation's injected fault.
+func (s *Server) fault(req *request) *apiError {
+	s.mu.Lock()
+	name := req.service + ":" + req.operation
+	s.calls[name]++
+	f := s.faults[name]
+	var latency time.Duration
+	var out *apiError
+	if f != nil {
+		latency = f.Latency
+		switch {
+		case f.Throttle > 0:
+			f.Throttle--
+			out = throttling(req.service)
+		case f.ServerError > 0:
+			f.ServerError--
+			out = errorf(500, "InternalFailure", "The request processing has failed because of an unknown error, exception or failure.")
+		}
+	}
+	s.mu.Unlock()
+	if latency > 0 {
+		time.Sleep(latency)
+	}
+	return out
+}
+
+func throttling(service string) *apiError {
+	switch service {
+	case "sns", "sts":
+		return errorf(400, "Throttling", "Rate exceeded")
+	case "firehose":
+		return errorf(400, "LimitExceededException", "Rate exceeded for operation.")
+	case "sagemaker":
+		return errorf(400, "ThrottlingException", "Rate exceeded")
+	default:
+		return errorf(429, "ThrottlingException", "Rate exceeded")
+	}
+}
+
+// dispatch runs the operation under the server's lock, after the resources'
+// asynchronous states have moved on to the present.
+func (s *Server) dispatch(req *request) (any, *apiError) {
+	handlers := map[string]func(*request) (any, *apiError){
+		"firehose":          s.firehose,
+		"sagemaker":         s.sagemaker,
+		"events":            s.eventbridge,
+		"sns":               s.sns,
+		"sts":               s.sts,
+		"bedrock-agentcore": s.agentcore,
+	}
+	h, ok := handlers[req.service]
+	if !ok {
+		return nil, errorf(400, "UnknownOperationException", "The service %q is not emulated.", req.service)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.settle()
+	if s.denied[req.accessKey+"|"+req.service+":"+req.operation] {
+		return nil, s.accessDenied(req, req.service+":"+req.operation)
+	}
+	return h(req)
+}
+
+func (s *Server) accessDenied(req *request, action string) *apiError {
+	return errorf(400, "AccessDeniedException", "User: arn:aws:iam::%s:user/%s is not authorized to perform: %s", s.opts.Account, req.accessKey, action)
+}
+
+// settle moves every resource's asynchronous state on to the present and
+// forgets the resources whose deletion finished.
+func (s *Server) settle() {
+	now := s.opts.Now()
+	for k, r := range s.streams {
+		if r.settle(now) {
+			delete(s.streams, k)
+		}
+	}
+	for k, r := range s.endpoints {
+		if r.settle(now) {
+			delete(s.endpoints, k)
+		}
+	}
+}
+
+// visible says whether a resource created at created can be read yet.
+func (s *Server) visible(service string, created time.Time) bool {
+	return !s.opts.Now().Before(created.Add(s.invisible[service]))
+}
+
+func (s *Server) nextID() int {
+	s.seq++
+	return s.seq
+}
+
+func (s *Server) arn(region, service, resource string) string {
+	return fmt.Sprintf("arn:aws:%s:%s:%s:%s", service, region, s.opts.Account, resource)
+}
+
+func key(region, name string) string { return region + "/" + name }
+
+// A lifecycle is the asynchronous state of a resource: its current state and
+// the state it reaches at a given time.
+type lifecycle struct {
+	State string
+	next  string
+	at    time.Time
+}
+
+const deleted = "<deleted>"
+
+func (l *lifecycle) begin(now time.Time, state, next string, delay time.Duration) {
+	l.State, l.next, l.at = state, next, now.Add(delay)
+}
+
+// settle reports whether the resource is gone.
+func (l *lifecycle) settle(now time.Time) bool {
+	if l.next != "" && !now.Before(l.at) {
+		l.State, l.next = l.next, ""
+	}
+	return l.State == deleted
+}

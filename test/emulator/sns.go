@@ -1,0 +1,374 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package emulator
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+type topic struct {
+	name, arn, region string
+}
+
+type subscription struct {
+	arn, topicARN, protocol, endpoint, region string
+	pending                                   bool
+	authenticated                             bool
+	created                                   time.Time
+	attributes                                map[string]string
+	token                                     string
+}
+
+// confirmationProtocols need the endpoint's confirmation before delivery.
+var confirmationProtocols = map[string]bool{"http": true, "https": true, "email": true, "email-json": true}
+
+var settableSubscriptionAttributes = map[string]bool{
+	"DeliveryPolicy": true, "FilterPolicy": true, "FilterPolicyScope": true, "RawMessageDelivery": true,
+	"RedrivePolicy": true, "SubscriptionRoleArn": true, "ReplayPolicy": true,
+}
+
+var topicName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,256}$`)
+
+func (s *Server) sns(req *request) (any, *apiError) {
+	form, _ := url.ParseQuery(string(req.body))
+	switch req.operation {
+	case "CreateTopic":
+		return s.createTopic(req, form)
+	case "DeleteTopic":
+		return s.deleteTopic(req, form)
+	case "Subscribe":
+		return s.subscribe(req, form)
+	case "ConfirmSubscription":
+		return s.confirmSubscription(req, form)
+	case "GetSubscriptionAttributes":
+		return s.getSubscriptionAttributes(req, form)
+	case "SetSubscriptionAttributes":
+		return s.setSubscriptionAttributes(req, form)
+	case "Unsubscribe":
+		return s.unsubscribe(req, form)
+	case "ListSubscriptionsByTopic":
+		return s.listSubscriptionsByTopic(req, form)
+	}
+	return nil, errorf(400, "InvalidAction", "The action %s is not valid for this web service.", req.operation)
+}
+
+func invalidParameter(format string, args ...any) *apiError {
+	return errorf(400, "InvalidParameter", "Invalid parameter: "+format, args...)
+}
+
+func snsNotFound(what string) *apiError {
+	return errorf(404, "NotFound", "%s does not exist", what)
+}
+
+func (s *Server) createTopic(req *request, form url.Values) (any, *apiError) {
+	name := form.Get("Name")
+	if !topicName.MatchString(name) {
+		return nil, invalidParameter("Topic Name")
+	}
+	arn := s.arn(req.region, "sns", name)
+	if _, ok := s.topics[arn]; !ok { // CreateTopic is idempotent
+		s.topics[arn] = &topic{name: name, arn: arn, region: req.region}
+	}
+	return queryResult{Inner: "<TopicArn>" + arn + "</TopicArn>"}, nil
+}
+
+func (s *Server) deleteTopic(_ *request, form url.Values) (any, *apiError) {
+	arn := form.Get("TopicArn")
+	if _, ok := s.topics[arn]; !ok {
+		return nil, snsNotFound("Topic")
+	}
+	delete(s.topics, arn)
+	for k, sub := range s.subscriptions {
+		if sub.topicARN == arn {
+			delete(s.subscriptions, k)
+		}
+	}
+	return queryResult{}, nil
+}
+
+// entries reads a query map such as Attributes.entry.N.key/value.
+func entries(form url.Values, name string) map[string]string {
+	out := map[string]string{}
+	for i := 1; ; i++ {
+		k := form.Get(fmt.Sprintf("%s.entry.%d.key", name, i))
+		if k == "" {
+			return out
+		}
+		out[k] = form.Get(fmt.Sprintf("%s.entry.%d.value", name, i))
+	}
+}
+
+func validateEndpointForProtocol(protocol, endpoint string) *apiError {
+	ok := true
+	switch protocol {
+	case "http":
+		ok = strings.HasPrefix(endpoint, "http://")
+	case "https":
+		ok = strings.HasPrefix(endpoint, "https://")
+	case "email", "email-json":
+		ok = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`).MatchString(endpoint)
+	case "sms":
+		ok = regexp.MustCompile(`^\+?[0-9]{7,15}$`).MatchString(endpoint)
+	case "sqs", "lambda", "firehose", "application":
+		ok = strings.HasPrefix(endpoint, "arn:")
+	default:
+		return invalidParameter("Invalid protocol type: %s", protocol)
+	}
+	if !ok {
+		return invalidParameter("Endpoint Reason: %s is not a valid %s endpoint", endpoint, protocol)
+	}
+	return nil
+}
+
+func validateSubscriptionAttribute(name, value string) *apiError {
+	if !settableSubscriptionAttributes[name] {
+		return invalidParameter("AttributeName")
+	}
+	switch name {
+	case "DeliveryPolicy", "FilterPolicy", "RedrivePolicy", "ReplayPolicy":
+		if value != "" && !json.Valid([]byte(value)) {
+			return invalidParameter("%s: failed to parse JSON.", name)
+		}
+	case "RawMessageDelivery":
+		if value != "true" && value != "false" {
+			return invalidParameter("Attributes Reason: RawMessageDelivery: Invalid value [%s]. Must be true or false.", value)
+		}
+	case "FilterPolicyScope":
+		if value != "MessageAttributes" && value != "MessageBody" {
+			return invalidParameter("Attributes Reason: FilterPolicyScope: Invalid value [%s]. Please use either MessageBody or MessageAttributes", value)
+		}
+	}
+	return nil
+}
+
+func (s *Server) subscribe(req *request, form url.Values) (any, *apiError) {
+	topicARN, protocol, endpoint := form.Get("TopicArn"), form.Get("Protocol"), form.Get("Endpoint")
+	t, ok := s.topics[topicARN]
+	if !ok {
+		return nil, snsNotFound("Topic")
+	}
+	if err := validateEndpointForProtocol(protocol, endpoint); err != nil {
+		return nil, err
+	}
+	attrs := entries(form, "Attributes")
+	for k, v := range attrs {
+		if err := validateSubscriptionAttribute(k, v); err != nil {
+			return nil, err
+		}
+	}
+	if protocol == "firehose" && attrs["SubscriptionRoleArn"] == "" {
+		return nil, invalidParameter("Attributes Reason: SubscriptionRoleArn is required for the firehose protocol")
+	}
+	returnARN := form.Get("ReturnSubscriptionArn") == "true"
+
+	// Subscribe is idempotent for the same topic, protocol and endpoint.
+	for _, sub := range s.subscriptions {
+		if sub.topicARN == topicARN && sub.protocol == protocol && sub.endpoint == endpoint {
+			for k, v := range attrs {
+				if sub.attributes[k] != v {
+					return nil, invalidParameter("Attributes Reason: Subscription already exists with different attributes")
+				}
+			}
+			return subscribeResult(sub, returnARN), nil
+		}
+	}
+	sub := &subscription{
+		arn:      fmt.Sprintf("%s:%08x-0000-4000-8000-%012d", t.arn, s.nextID(), s.seq),
+		topicARN: topicARN, protocol: protocol, endpoint: endpoint, region: req.region,
+		pending: confirmationProtocols[protocol], created: s.opts.Now(), attributes: attrs,
+		token: fmt.Sprintf("token-%d", s.seq),
+	}
+	s.subscriptions[sub.arn] = sub
+	return subscribeResult(sub, returnARN), nil
+}
+
+func subscribeResult(sub *subscription, returnARN bool) queryResult {
+	arn := sub.arn
+	if sub.pending && !returnARN {
+		arn = "pending confirmation"
+	}
+	return queryResult{Inner: "<SubscriptionArn>" + xmlEscape(arn) + "</SubscriptionArn>"}
+}
+
+// ConfirmSubscription confirms a pending subscription, as its endpoint would
+// by visiting the link in the confirmation message.
+func (s *Server) ConfirmSubscription(arn string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sub, ok := s.subscriptions[arn]
+	if !ok || !sub.pending {
+		return false
+	}
+	sub.pending = false
+	return true
+}
+
+func (s *Server) confirmSubscription(_ *request, form url.Values) (any, *apiError) {
+	topicARN, token := form.Get("TopicArn"), form.Get("Token")
+	if _, ok := s.topics[topicARN]; !ok {
+		return nil, snsNotFound("Topic")
+	}
+	for _, sub := range s.subscriptions {
+		if sub.topicARN == topicARN && sub.token == token {
+			sub.pending = false
+			sub.authenticated = form.Get("AuthenticateOnUnsubscribe") == "true"
+			return queryResult{Inner: "<SubscriptionArn>" + sub.arn + "</SubscriptionArn>"}, nil
+		}
+	}
+	return nil, invalidParameter("Token")
+}
+
+func (s *Server) subscription(arn string) (*subscription, *apiError) {
+	sub, ok := s.subscriptions[arn]
+	if !ok || !s.visible("sns", sub.created) {
+		return nil, snsNotFound("Subscription")
+	}
+	return sub, nil
+}
+
+func (s *Server) getSubscriptionAttributes(_ *request, form url.Values) (any, *apiError) {
+	sub, err := s.subscription(form.Get("SubscriptionArn"))
+	if err != nil {
+		return nil, err
+	}
+	attrs := map[string]string{
+		"SubscriptionArn":              sub.arn,
+		"TopicArn":                     sub.topicARN,
+		"Protocol":                     sub.protocol,
+		"Endpoint":                     sub.endpoint,
+		"Owner":                        s.opts.Account,
+		"PendingConfirmation":          strconv.FormatBool(sub.pending),
+		"ConfirmationWasAuthenticated": strconv.FormatBool(sub.authenticated),
+		"RawMessageDelivery":           "false",
+		"SubscriptionPrincipal":        "arn:aws:iam::" + s.opts.Account + ":user/emulator",
+	}
+	for k, v := range sub.attributes {
+		attrs[k] = v
+	}
+	if sub.protocol == "http" || sub.protocol == "https" {
+		attrs["EffectiveDeliveryPolicy"] = effectiveDeliveryPolicy(sub.attributes["DeliveryPolicy"])
+	}
+	if _, ok := sub.attributes["FilterPolicy"]; ok {
+		if _, scoped := sub.attributes["FilterPolicyScope"]; !scoped {
+			attrs["FilterPolicyScope"] = "MessageAttributes"
+		}
+	}
+	var b strings.Builder
+	b.WriteString("<Attributes>")
+	for _, k := range sortedKeys(attrs) {
+		fmt.Fprintf(&b, "<entry><key>%s</key><value>%s</value></entry>", k, xmlEscape(attrs[k]))
+	}
+	b.WriteString("</Attributes>")
+	return queryResult{Inner: b.String()}, nil
+}
+
+// effectiveDeliveryPolicy merges a subscription's delivery policy with SNS's
+// default http/https policy.
+func effectiveDeliveryPolicy(own string) string {
+	policy := map[string]any{
+		"healthyRetryPolicy": map[string]any{
+			"minDelayTarget": 20, "maxDelayTarget": 20, "numRetries": 3, "numMaxDelayRetries": 0,
+			"numNoDelayRetries": 0, "numMinDelayRetries": 0, "backoffFunction": "linear",
+		},
+		"sicklyRetryPolicy": nil,
+		"throttlePolicy":    nil,
+		"guaranteed":        false,
+	}
+	if own != "" {
+		var mine map[string]any
+		if json.Unmarshal([]byte(own), &mine) == nil {
+			for k, v := range mine {
+				policy[k] = v
+			}
+		}
+	}
+	b, _ := json.Marshal(policy)
+	return string(b)
+}
+
+func (s *Server) setSubscriptionAttributes(_ *request, form url.Values) (any, *apiError) {
+	sub, err := s.subscription(form.Get("SubscriptionArn"))
+	if err != nil {
+		return nil, err
+	}
+	name, value := form.Get("AttributeName"), form.Get("AttributeValue")
+	if err := validateSubscriptionAttribute(name, value); err != nil {
+		return nil, err
+	}
+	if value == "" {
+		delete(sub.attributes, name)
+	} else {
+		sub.attributes[name] = value
+	}
+	return queryResult{}, nil
+}
+
+func (s *Server) unsubscribe(_ *request, form url.Values) (any, *apiError) {
+	arn := form.Get("SubscriptionArn")
+	sub, ok := s.subscriptions[arn]
+	if !ok {
+		return nil, snsNotFound("Subscription")
+	}
+	if sub.pending {
+		// A pending subscription cannot be deleted; SNS removes it when its
+		// confirmation expires after three days.
+		return nil, invalidParameter("SubscriptionArn Reason: The subscription is pending confirmation and cannot be deleted")
+	}
+	delete(s.subscriptions, arn)
+	return queryResult{}, nil
+}
+
+// ExpirePendingSubscriptions removes the pending subscriptions, as SNS does
+// when their confirmation expires.
+func (s *Server) ExpirePendingSubscriptions() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, sub := range s.subscriptions {
+		if sub.pending {
+			delete(s.subscriptions, k)
+		}
+	}
+}
+
+func (s *Server) listSubscriptionsByTopic(_ *request, form url.Values) (any, *apiError) {
+	topicARN := form.Get("TopicArn")
+	if _, ok := s.topics[topicARN]; !ok {
+		return nil, snsNotFound("Topic")
+	}
+	var b strings.Builder
+	b.WriteString("<Subscriptions>")
+	for _, k := range sortedKeys(s.subscriptions) {
+		sub := s.subscriptions[k]
+		if sub.topicARN != topicARN {
+			continue
+		}
+		arn := sub.arn
+		if sub.pending {
+			arn = "PendingConfirmation"
+		}
+		fmt.Fprintf(&b, "<member><SubscriptionArn>%s</SubscriptionArn><Owner>%s</Owner><Protocol>%s</Protocol><Endpoint>%s</Endpoint><TopicArn>%s</TopicArn></member>",
+			arn, s.opts.Account, sub.protocol, xmlEscape(sub.endpoint), sub.topicARN)
+	}
+	b.WriteString("</Subscriptions>")
+	return queryResult{Inner: b.String()}, nil
+}
