@@ -73,6 +73,7 @@ func (e *globalEndpoint) settle(now time.Time) bool {
 func (s *Server) FailEndpointOperation(region, name, reason string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.settle()
 	if e, ok := s.endpoints[key(region, name)]; ok && e.next != "" {
 		e.fail(reason)
 		return
