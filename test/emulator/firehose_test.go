@@ -169,7 +169,7 @@ func TestFirehoseEncryption(t *testing.T) {
 
 	key := "arn:aws:kms:us-east-1:000000000000:key/good"
 	must(c.StartDeliveryStreamEncryption(ctx, &firehose.StartDeliveryStreamEncryptionInput{
-		DeliveryStreamName: aws.String("enc"),
+		DeliveryStreamName:                         aws.String("enc"),
 		DeliveryStreamEncryptionConfigurationInput: &types.DeliveryStreamEncryptionConfigurationInput{KeyType: types.KeyTypeCustomerManagedCmk, KeyARN: aws.String(key)},
 	}))(t)
 	if s := describeStream(t, c, "enc").DeliveryStreamEncryptionConfiguration.Status; s != types.DeliveryStreamEncryptionStatusEnabling {
@@ -189,7 +189,7 @@ func TestFirehoseEncryption(t *testing.T) {
 	bad := "arn:aws:kms:us-east-1:000000000000:key/revoked"
 	e.FailKey(bad, emulator.FailureDescription{Type: "KMS_ACCESS_DENIED", Details: "grant revoked"})
 	must(c.StartDeliveryStreamEncryption(ctx, &firehose.StartDeliveryStreamEncryptionInput{
-		DeliveryStreamName: aws.String("enc"),
+		DeliveryStreamName:                         aws.String("enc"),
 		DeliveryStreamEncryptionConfigurationInput: &types.DeliveryStreamEncryptionConfigurationInput{KeyType: types.KeyTypeCustomerManagedCmk, KeyARN: aws.String(bad)},
 	}))(t)
 	clk.Advance(delay)

@@ -124,7 +124,7 @@ func TestSDKRequestSnapshots(t *testing.T) {
 	snapshots := map[string][]string{
 		"github.com/aws/aws-sdk-go-v2/service/firehose": {"CreateDeliveryStream", "DescribeDeliveryStream", "DeleteDeliveryStream", "ListDeliveryStreams",
 			"UpdateDestination", "StartDeliveryStreamEncryption", "StopDeliveryStreamEncryption", "TagDeliveryStream", "UntagDeliveryStream", "ListTagsForDeliveryStream"},
-		"github.com/aws/aws-sdk-go-v2/service/sagemaker": {"CreateEndpointConfig", "DescribeEndpointConfig", "DeleteEndpointConfig", "ListEndpointConfigs", "AddTags", "DeleteTags", "ListTags"},
+		"github.com/aws/aws-sdk-go-v2/service/sagemaker":   {"CreateEndpointConfig", "DescribeEndpointConfig", "DeleteEndpointConfig", "ListEndpointConfigs", "AddTags", "DeleteTags", "ListTags"},
 		"github.com/aws/aws-sdk-go-v2/service/eventbridge": {"CreateEndpoint", "DescribeEndpoint", "UpdateEndpoint", "DeleteEndpoint", "ListEndpoints"},
 		"github.com/aws/aws-sdk-go-v2/service/sns": {"CreateTopic", "DeleteTopic", "Subscribe", "ConfirmSubscription", "GetSubscriptionAttributes",
 			"SetSubscriptionAttributes", "Unsubscribe", "ListSubscriptionsByTopic"},
@@ -212,4 +212,3 @@ func replay(t *testing.T, base, service string, snap []byte) (int, string) {
 	out, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(out)
 }
-
