@@ -68,6 +68,8 @@ type Server struct {
 	keyFailures      map[string]keyFailure
 	streamFailures   map[string]FailureDescription
 	endpointFailures map[string]string
+	assumedRoles     []AssumedRole
+	issued           map[string]string // access key -> assumed role ARN
 }
 
 // New returns a Server.
@@ -97,6 +99,7 @@ func New(o Options) *Server {
 		keyFailures:      map[string]keyFailure{},
 		streamFailures:   map[string]FailureDescription{},
 		endpointFailures: map[string]string{},
+		issued:           map[string]string{},
 	}
 }
 
@@ -223,6 +226,11 @@ func (s *Server) parse(r *http.Request) (*request, protocol, *apiError) {
 	req.service, req.operation = proto.operation(r, body)
 
 	auth := r.Header.Get("Authorization")
+	if auth == "" && proto == queryProtocol && queryAction(body) == "AssumeRoleWithWebIdentity" {
+		// The one call AWS takes unsigned: the token is the credential.
+		req.service, req.operation = "sts", "AssumeRoleWithWebIdentity"
+		return req, proto, nil
+	}
 	m := credentialScope.FindStringSubmatch(auth)
 	if !strings.HasPrefix(auth, "AWS4-HMAC-SHA256 ") || m == nil || !strings.Contains(auth, "Signature=") {
 		return req, proto, errorf(403, "MissingAuthenticationTokenException", "Missing Authentication Token")

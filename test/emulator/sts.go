@@ -27,7 +27,11 @@ func (s *Server) sts(req *request) (any, *apiError) {
 	form, _ := url.ParseQuery(string(req.body))
 	switch req.operation {
 	case "GetCallerIdentity":
-		return queryResult{Inner: fmt.Sprintf("<Arn>arn:aws:iam::%[1]s:user/%[2]s</Arn><UserId>%[2]s</UserId><Account>%[1]s</Account>", s.opts.Account, req.accessKey)}, nil
+		caller := fmt.Sprintf("arn:aws:iam::%s:user/%s", s.opts.Account, req.accessKey)
+		if assumed, ok := s.issued[req.accessKey]; ok {
+			caller = assumed
+		}
+		return queryResult{Inner: fmt.Sprintf("<Arn>%s</Arn><UserId>%s</UserId><Account>%s</Account>", caller, req.accessKey, s.opts.Account)}, nil
 	case "AssumeRole", "AssumeRoleWithWebIdentity":
 		role, session := form.Get("RoleArn"), form.Get("RoleSessionName")
 		if role == "" || session == "" {
@@ -36,13 +40,47 @@ func (s *Server) sts(req *request) (any, *apiError) {
 		if req.operation == "AssumeRoleWithWebIdentity" && form.Get("WebIdentityToken") == "" {
 			return nil, errorf(400, "ValidationError", "1 validation error detected: WebIdentityToken is required")
 		}
+		call := AssumedRole{RoleARN: role, SessionName: session, ExternalID: form.Get("ExternalId"), Caller: req.accessKey,
+			WebIdentityToken: form.Get("WebIdentityToken"), Tags: entriesList(form, "Tags.member")}
+		s.assumedRoles = append(s.assumedRoles, call)
 		s.seq++
 		roleName := role[strings.LastIndex(role, "/")+1:]
 		expires := s.opts.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+		s.issued[fmt.Sprintf("ASIAEMULATOR%08d", s.seq)] = fmt.Sprintf("arn:aws:sts::%s:assumed-role/%s/%s", s.opts.Account, roleName, session)
 		return queryResult{Inner: fmt.Sprintf(
 			"<Credentials><AccessKeyId>ASIAEMULATOR%08d</AccessKeyId><SecretAccessKey>emulated-secret</SecretAccessKey><SessionToken>emulated-session-%d</SessionToken><Expiration>%s</Expiration></Credentials>"+
 				"<AssumedRoleUser><Arn>arn:aws:sts::%s:assumed-role/%s/%s</Arn><AssumedRoleId>AROAEMULATOR:%s</AssumedRoleId></AssumedRoleUser>",
 			s.seq, s.seq, expires, s.opts.Account, roleName, session, session)}, nil
 	}
 	return nil, errorf(400, "InvalidAction", "Could not find operation %s for version 2011-06-15", req.operation)
+}
+
+// An AssumedRole records one AssumeRole or AssumeRoleWithWebIdentity call.
+type AssumedRole struct {
+	RoleARN, SessionName, ExternalID string
+	// Caller is the access key that signed the call; empty for a web
+	// identity.
+	Caller           string
+	WebIdentityToken string
+	Tags             map[string]string
+}
+
+// AssumedRoles returns the roles assumed so far, in order.
+func (s *Server) AssumedRoles() []AssumedRole {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]AssumedRole(nil), s.assumedRoles...)
+}
+
+// entriesList reads a query list of Key/Value structures such as
+// Tags.member.N.Key and Tags.member.N.Value.
+func entriesList(form url.Values, name string) map[string]string {
+	out := map[string]string{}
+	for i := 1; ; i++ {
+		k := form.Get(fmt.Sprintf("%s.%d.Key", name, i))
+		if k == "" {
+			return out
+		}
+		out[k] = form.Get(fmt.Sprintf("%s.%d.Value", name, i))
+	}
 }

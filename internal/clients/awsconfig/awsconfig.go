@@ -1,0 +1,284 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package awsconfig turns a managed resource's ProviderConfig or
+// ClusterProviderConfig into an AWS session: SDK configuration with the
+// config's credentials, assumed roles, region and endpoint override, plus the
+// account and partition behind it. Sessions are cached per config version,
+// credential secret version and region, so a steady-state reconcile loads no
+// configuration and calls no STS.
+package awsconfig
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/arn"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
+)
+
+const (
+	errNoConfigRef   = "the managed resource names no provider config (spec.providerConfigRef)"
+	errGetConfig     = "cannot get %s %q"
+	errConfigKind    = "spec.providerConfigRef.kind %q is not ProviderConfig or ClusterProviderConfig"
+	errNoRegion      = "no region: set spec.forProvider.region or the provider config's spec.region"
+	errGetSecret     = "cannot get secret %s/%s named by %s"
+	errSecretKey     = "secret %s/%s has no key %q named by %s"
+	errIdentity      = "cannot get the caller identity from STS"
+	errCredentials   = "cannot build credentials from source %s"
+	errClusterSecret = "%s: a ClusterProviderConfig must name the secret's namespace"
+)
+
+// A Session is what a managed resource needs to call AWS.
+type Session struct {
+	// Config is the SDK configuration: credentials, region, adaptive
+	// retries and, if set, the endpoint override.
+	Config aws.Config
+	// AccountID and Partition of the caller, resolved once per session.
+	AccountID string
+	Partition string
+	Region    string
+
+	clients sync.Map // reflect.Type of a client -> the client
+}
+
+// ClientFor returns the session's client of one service, building it on first
+// use: build is typically the service package's NewFromConfig.
+func ClientFor[T any](s *Session, build func(aws.Config, ...func(*T)) *T) *T {
+	t := reflect.TypeFor[T]()
+	if c, ok := s.clients.Load(t); ok {
+		return c.(*T) //nolint:forcetypeassert // stored under its own type
+	}
+	c, _ := s.clients.LoadOrStore(t, build(s.Config))
+	return c.(*T) //nolint:forcetypeassert // stored under its own type
+}
+
+// An Environment is where the ambient credential sources look: process
+// environment variables and the SDK's default chain.
+type Environment interface {
+	Getenv(key string) string
+	LoadDefaultConfig(ctx context.Context, region string) (aws.Config, error)
+}
+
+// Stats count the work a Cache did.
+type Stats struct {
+	// Loads counts sessions built: configuration loads and credential
+	// chains set up.
+	Loads int64
+	// IdentityCalls counts GetCallerIdentity calls.
+	IdentityCalls int64
+}
+
+// A Cache builds sessions and keeps them while their config, credential
+// secret and region stay the same.
+type Cache struct {
+	kube client.Client
+	env  Environment
+	http aws.HTTPClient
+
+	mu       sync.Mutex
+	sessions map[sessionKey]*Session
+
+	loads, identityCalls atomic.Int64
+}
+
+// An Option configures a Cache.
+type Option func(*Cache)
+
+// WithEnvironment replaces the process environment, for tests.
+func WithEnvironment(e Environment) Option { return func(c *Cache) { c.env = e } }
+
+// WithHTTPClient sets the HTTP client of every session.
+func WithHTTPClient(h aws.HTTPClient) Option { return func(c *Cache) { c.http = h } }
+
+// NewCache returns a Cache that reads configs and secrets with kube.
+func NewCache(kube client.Client, o ...Option) *Cache {
+	c := &Cache{kube: kube, env: processEnvironment{}, sessions: map[sessionKey]*Session{}}
+	for _, fn := range o {
+		fn(c)
+	}
+	return c
+}
+
+// Stats returns what the cache did so far.
+func (c *Cache) Stats() Stats {
+	return Stats{Loads: c.loads.Load(), IdentityCalls: c.identityCalls.Load()}
+}
+
+// sessionKey identifies everything a session depends on.
+type sessionKey struct {
+	kind, namespace, name string
+	generation            int64
+	secretVersion         string
+	region                string
+}
+
+// A config is a ProviderConfig or ClusterProviderConfig, read.
+type config struct {
+	kind, namespace, name string
+	generation            int64
+	spec                  v1alpha1.ProviderConfigSpec
+}
+
+// Session returns the session of a managed resource; region is its
+// spec.forProvider.region, which wins over the config's.
+func (c *Cache) Session(ctx context.Context, mg resource.ModernManaged, region *string) (*Session, error) {
+	cfg, err := c.config(ctx, mg)
+	if err != nil {
+		return nil, err
+	}
+	r := aws.ToString(region)
+	if r == "" {
+		r = aws.ToString(cfg.spec.Region)
+	}
+	if r == "" {
+		return nil, errors.New(errNoRegion)
+	}
+	secrets, version, err := c.credentialSecrets(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	k := sessionKey{kind: cfg.kind, namespace: cfg.namespace, name: cfg.name, generation: cfg.generation, secretVersion: version, region: r}
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s, ok := c.sessions[k]; ok {
+		return s, nil
+	}
+	s, err := c.build(ctx, cfg, secrets, r)
+	if err != nil {
+		return nil, err
+	}
+	// A newer version of the config or its secret replaces the older ones.
+	for old := range c.sessions {
+		if old.kind == k.kind && old.namespace == k.namespace && old.name == k.name && old.region == k.region {
+			delete(c.sessions, old)
+		}
+	}
+	c.sessions[k] = s
+	return s, nil
+}
+
+func (c *Cache) config(ctx context.Context, mg resource.ModernManaged) (*config, error) {
+	ref := mg.GetProviderConfigReference()
+	if ref == nil || ref.Name == "" {
+		return nil, errors.New(errNoConfigRef)
+	}
+	switch ref.Kind {
+	case v1alpha1.ProviderConfigKind:
+		pc := &v1alpha1.ProviderConfig{}
+		if err := c.kube.Get(ctx, types.NamespacedName{Namespace: mg.GetNamespace(), Name: ref.Name}, pc); err != nil {
+			return nil, errors.Wrapf(err, errGetConfig, ref.Kind, mg.GetNamespace()+"/"+ref.Name)
+		}
+		return &config{kind: ref.Kind, namespace: pc.Namespace, name: pc.Name, generation: pc.Generation, spec: pc.Spec}, nil
+	case v1alpha1.ClusterProviderConfigKind, "":
+		pc := &v1alpha1.ClusterProviderConfig{}
+		if err := c.kube.Get(ctx, types.NamespacedName{Name: ref.Name}, pc); err != nil {
+			return nil, errors.Wrapf(err, errGetConfig, v1alpha1.ClusterProviderConfigKind, ref.Name)
+		}
+		return &config{kind: v1alpha1.ClusterProviderConfigKind, name: pc.Name, generation: pc.Generation, spec: pc.Spec}, nil
+	default:
+		return nil, errors.Errorf(errConfigKind, ref.Kind)
+	}
+}
+
+// credentialSecrets reads the secret values the config's credentials need,
+// and a version string that changes when any of them changes.
+func (c *Cache) credentialSecrets(ctx context.Context, cfg *config) (map[string][]byte, string, error) {
+	creds := cfg.spec.Credentials
+	refs := map[string]*struct{ name, namespace, key string }{}
+	if creds.Source == v1alpha1.CredentialsSourceSecret && creds.SecretRef != nil {
+		refs["spec.credentials.secretRef"] = &struct{ name, namespace, key string }{creds.SecretRef.Name, creds.SecretRef.Namespace, creds.SecretRef.Key}
+	}
+	if creds.Source == v1alpha1.CredentialsSourceWebIdentity && creds.WebIdentity != nil && creds.WebIdentity.TokenSecretRef != nil {
+		r := creds.WebIdentity.TokenSecretRef
+		refs["spec.credentials.webIdentity.tokenSecretRef"] = &struct{ name, namespace, key string }{r.Name, r.Namespace, r.Key}
+	}
+	values := map[string][]byte{}
+	var versions []string
+	for field, r := range refs {
+		ns := r.namespace
+		if cfg.namespace != "" {
+			// A namespaced config reads only from its own namespace,
+			// whatever its reference says.
+			ns = cfg.namespace
+		}
+		if ns == "" {
+			return nil, "", errors.Errorf(errClusterSecret, field+".namespace")
+		}
+		s := &corev1.Secret{}
+		if err := c.kube.Get(ctx, types.NamespacedName{Namespace: ns, Name: r.name}, s); err != nil {
+			return nil, "", errors.Wrapf(err, errGetSecret, ns, r.name, field)
+		}
+		v, ok := s.Data[r.key]
+		if !ok {
+			return nil, "", errors.Errorf(errSecretKey, ns, r.name, r.key, field)
+		}
+		values[field] = v
+		versions = append(versions, field+"="+s.ResourceVersion)
+	}
+	return values, strings.Join(versions, ","), nil
+}
+
+// build sets up the credentials of a session and resolves its identity.
+func (c *Cache) build(ctx context.Context, cfg *config, secrets map[string][]byte, region string) (*Session, error) {
+	c.loads.Add(1)
+	base := aws.Config{
+		Region:     region,
+		Retryer:    func() aws.Retryer { return retry.NewAdaptiveMode() },
+		HTTPClient: c.http,
+	}
+	if e := cfg.spec.Endpoint; e != nil {
+		base.BaseEndpoint = aws.String(e.URL)
+	}
+	creds, err := c.credentials(ctx, cfg.spec.Credentials, base, secrets)
+	if err != nil {
+		return nil, errors.Wrapf(err, errCredentials, cfg.spec.Credentials.Source)
+	}
+	base.Credentials = creds
+	for _, role := range cfg.spec.AssumeRoleChain {
+		base.Credentials = assumeRole(base, role)
+	}
+
+	c.identityCalls.Add(1)
+	id, err := sts.NewFromConfig(base).GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
+	if err != nil {
+		return nil, errors.Wrap(err, errIdentity)
+	}
+	partition := "aws"
+	if a, err := arn.Parse(aws.ToString(id.Arn)); err == nil {
+		partition = a.Partition
+	}
+	return &Session{Config: base, AccountID: aws.ToString(id.Account), Partition: partition, Region: region}, nil
+}
+
+// String names a session without anything secret, for logs.
+func (s *Session) String() string {
+	return fmt.Sprintf("account %s, partition %s, region %s", s.AccountID, s.Partition, s.Region)
+}
