@@ -217,8 +217,10 @@ func TestCredentialSources(t *testing.T) {
 			wantCaller: "arn:aws:iam::000000000000:user/AKIDPOD",
 		},
 		"InjectedIdentity": {
-			spec:       v1alpha1.ProviderConfigSpec{Credentials: v1alpha1.ProviderCredentials{Source: v1alpha1.CredentialsSourceInjectedIdentity}},
-			chain:      aws.Config{Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) { return aws.Credentials{AccessKeyID: "AKIDCHAIN", SecretAccessKey: "s"}, nil })},
+			spec: v1alpha1.ProviderConfigSpec{Credentials: v1alpha1.ProviderCredentials{Source: v1alpha1.CredentialsSourceInjectedIdentity}},
+			chain: aws.Config{Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
+				return aws.Credentials{AccessKeyID: "AKIDCHAIN", SecretAccessKey: "s"}, nil
+			})},
 			wantCaller: "arn:aws:iam::000000000000:user/AKIDCHAIN",
 		},
 		"None": {

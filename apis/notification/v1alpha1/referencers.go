@@ -1,0 +1,35 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+import (
+	"context"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/cloudkinds/provider-aws-services/internal/reference"
+)
+
+// ResolveReferences fills topicARN and subscriptionRoleARN from their
+// references and selectors.
+func (mg *Subscription) ResolveReferences(ctx context.Context, r client.Reader) error {
+	p := &mg.Spec.ForProvider
+	return reference.Resolve(ctx, r, mg,
+		reference.Field{Path: "spec.forProvider.topicARN", Target: reference.Topic, ARN: &p.TopicARN, Ref: &p.TopicRef, Selector: p.TopicSelector},
+		reference.Field{Path: "spec.forProvider.subscriptionRoleARN", Target: reference.Role, ARN: &p.SubscriptionRoleARN, Ref: &p.SubscriptionRoleRef, Selector: p.SubscriptionRoleSelector},
+	)
+}

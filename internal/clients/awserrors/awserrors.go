@@ -1,0 +1,124 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package awserrors classifies the errors of AWS calls the same way for every
+// service: not found, throttled, terminal (AWS refuses the input and will
+// refuse it again), access denied, or anything else (worth a retry).
+package awserrors
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/aws/smithy-go"
+)
+
+// A Class says what an AWS error means for a reconcile.
+type Class int
+
+// The classes of AWS errors.
+const (
+	Other Class = iota
+	NotFound
+	Throttled
+	Terminal
+	AccessDenied
+)
+
+var classes = map[string]Class{
+	"ResourceNotFoundException": NotFound,
+	"NotFound":                  NotFound,
+	"NotFoundException":         NotFound,
+
+	"ThrottlingException":                    Throttled,
+	"Throttling":                             Throttled,
+	"ThrottledException":                     Throttled,
+	"TooManyRequestsException":               Throttled,
+	"RequestLimitExceeded":                   Throttled,
+	"LimitExceededException":                 Throttled, // Firehose's rate limit
+	"ProvisionedThroughputExceededException": Throttled,
+
+	"ValidationException":            Terminal,
+	"ValidationError":                Terminal,
+	"InvalidArgumentException":       Terminal,
+	"InvalidParameter":               Terminal,
+	"InvalidParameterException":      Terminal,
+	"ResourceAlreadyExistsException": Terminal,
+
+	"AccessDeniedException": AccessDenied,
+	"AccessDenied":          AccessDenied,
+	"AuthorizationError":    AccessDenied,
+	"UnauthorizedException": AccessDenied,
+}
+
+// Code returns the AWS error code of err, or "".
+func Code(err error) string {
+	var ae smithy.APIError
+	if errors.As(err, &ae) {
+		return ae.ErrorCode()
+	}
+	return ""
+}
+
+// Message returns AWS's own message of err, or err's text when it is not an
+// AWS error.
+func Message(err error) string {
+	var ae smithy.APIError
+	if errors.As(err, &ae) {
+		return ae.ErrorCode() + ": " + ae.ErrorMessage()
+	}
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// Classify returns the class of err.
+func Classify(err error) Class {
+	if err == nil {
+		return Other
+	}
+	return classes[Code(err)]
+}
+
+// IsNotFound reports whether err says the resource does not exist: a
+// not-found code, or one of extra, each "Code: message prefix" for services
+// that word not-found as another error (SageMaker's ValidationException
+// "Could not find ...").
+func IsNotFound(err error, extra ...string) bool {
+	if Classify(err) == NotFound {
+		return true
+	}
+	var ae smithy.APIError
+	if !errors.As(err, &ae) {
+		return false
+	}
+	for _, e := range extra {
+		code, prefix, _ := strings.Cut(e, ": ")
+		if ae.ErrorCode() == code && strings.HasPrefix(ae.ErrorMessage(), prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// IgnoreNotFound returns nil when err says the resource does not exist.
+func IgnoreNotFound(err error, extra ...string) error {
+	if IsNotFound(err, extra...) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,76 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package awserrors
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/aws/smithy-go"
+	"github.com/google/go-cmp/cmp"
+)
+
+func apiErr(code, msg string) error {
+	return &smithy.GenericAPIError{Code: code, Message: msg}
+}
+
+func TestClassify(t *testing.T) {
+	cases := map[string]struct {
+		err  error
+		want Class
+	}{
+		"Nil":             {err: nil, want: Other},
+		"NotAnAPIError":   {err: errors.New("connection refused"), want: Other},
+		"FirehoseMissing": {err: apiErr("ResourceNotFoundException", "Firehose s not found"), want: NotFound},
+		"SNSMissing":      {err: apiErr("NotFound", "Subscription does not exist"), want: NotFound},
+		"Throttled":       {err: apiErr("ThrottlingException", "Rate exceeded"), want: Throttled},
+		"FirehoseRate":    {err: apiErr("LimitExceededException", "Rate exceeded"), want: Throttled},
+		"Validation":      {err: apiErr("ValidationException", "bad"), want: Terminal},
+		"SNSInvalid":      {err: apiErr("InvalidParameter", "Invalid parameter"), want: Terminal},
+		"Denied":          {err: apiErr("AccessDeniedException", "not authorized"), want: AccessDenied},
+		"ServerError":     {err: apiErr("InternalFailure", "oops"), want: Other},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, Classify(tc.err)); diff != "" {
+				t.Errorf("-want, +got:\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestIsNotFound(t *testing.T) {
+	sageMaker := "ValidationException: Could not find endpoint configuration"
+	cases := map[string]struct {
+		err   error
+		extra []string
+		want  bool
+	}{
+		"Code":             {err: apiErr("ResourceNotFoundException", "x"), want: true},
+		"SageMakerWording": {err: apiErr("ValidationException", `Could not find endpoint configuration "arn:..."`), extra: []string{sageMaker}, want: true},
+		"OtherValidation":  {err: apiErr("ValidationException", "Could not find model"), extra: []string{sageMaker}, want: false},
+		"Wrapped":          {err: errors.Join(errors.New("ctx"), apiErr("NotFound", "x")), want: true},
+		"Plain":            {err: errors.New("not found"), want: false},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := IsNotFound(tc.err, tc.extra...); got != tc.want {
+				t.Errorf("want %v, got %v", tc.want, got)
+			}
+		})
+	}
+}

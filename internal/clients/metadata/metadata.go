@@ -1,0 +1,61 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package metadata builds and parses ARNs and fills the ackResourceMetadata
+// every kind's status carries.
+package metadata
+
+import (
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/arn"
+
+	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
+)
+
+// ARN builds an ARN of the session's partition, region and account.
+func ARN(s *awsconfig.Session, service, resource string) string {
+	return arn.ARN{Partition: s.Partition, Service: service, Region: s.Region, AccountID: s.AccountID, Resource: resource}.String()
+}
+
+// Parse splits an ARN; it fails on anything that is not one.
+func Parse(s string) (arn.ARN, error) {
+	a, err := arn.Parse(s)
+	if err != nil {
+		return arn.ARN{}, fmt.Errorf("%q is not an ARN", s)
+	}
+	return a, nil
+}
+
+// For returns the metadata of a resource in the session's account and
+// region. verifiedARN is the resource's ARN once the controller created it,
+// or found it and verified that it matches the spec; until then pass "" and
+// the metadata carries no ARN.
+func For(s *awsconfig.Session, verifiedARN string) *common.ResourceMetadata {
+	m := &common.ResourceMetadata{OwnerAccountID: s.AccountID, Region: s.Region}
+	if verifiedARN != "" {
+		m.ARN = aws.String(verifiedARN)
+	}
+	return m
+}
+
+// WithPartition returns For's metadata with the partition, for the kinds
+// whose status has one.
+func WithPartition(s *awsconfig.Session, verifiedARN string) *common.PartitionedResourceMetadata {
+	return &common.PartitionedResourceMetadata{ResourceMetadata: *For(s, verifiedARN), Partition: aws.String(s.Partition)}
+}

@@ -1,0 +1,58 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package metadata
+
+import (
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/google/go-cmp/cmp"
+
+	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
+)
+
+func TestMetadata(t *testing.T) {
+	s := &awsconfig.Session{AccountID: "123456789012", Partition: "aws-cn", Region: "cn-north-1"}
+	a := ARN(s, "firehose", "deliverystream/s")
+	if a != "arn:aws-cn:firehose:cn-north-1:123456789012:deliverystream/s" {
+		t.Errorf("ARN: %s", a)
+	}
+	if p, err := Parse(a); err != nil || p.Resource != "deliverystream/s" {
+		t.Errorf("Parse: %+v %v", p, err)
+	}
+	if _, err := Parse("deliverystream/s"); err == nil {
+		t.Error("Parse accepted a bare name")
+	}
+	cases := map[string]struct {
+		arn  string
+		want *common.PartitionedResourceMetadata
+	}{
+		"Unverified": {want: &common.PartitionedResourceMetadata{ResourceMetadata: common.ResourceMetadata{OwnerAccountID: "123456789012", Region: "cn-north-1"}, Partition: aws.String("aws-cn")}},
+		"Verified":   {arn: a, want: &common.PartitionedResourceMetadata{ResourceMetadata: common.ResourceMetadata{ARN: aws.String(a), OwnerAccountID: "123456789012", Region: "cn-north-1"}, Partition: aws.String("aws-cn")}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, WithPartition(s, tc.arn)); diff != "" {
+				t.Errorf("-want, +got:\n%s", diff)
+			}
+			if diff := cmp.Diff(&tc.want.ResourceMetadata, For(s, tc.arn)); diff != "" {
+				t.Errorf("For: -want, +got:\n%s", diff)
+			}
+		})
+	}
+}

@@ -1,0 +1,81 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package secretkey
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
+)
+
+func TestRead(t *testing.T) {
+	const value = "super-secret-value"
+	kube := fake.NewClientBuilder().WithObjects(
+		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "key"}, Data: map[string][]byte{"apiKey": []byte(value)}},
+		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "team-b", Name: "key"}, Data: map[string][]byte{"apiKey": []byte("team-b-value")}},
+	).Build()
+	mg := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "mr"}}
+	cases := map[string]struct {
+		ref     *common.SecretKeyReference
+		want    string
+		wantErr string
+	}{
+		"OwnNamespace":      {ref: &common.SecretKeyReference{Name: aws.String("key"), Key: "apiKey"}, want: value},
+		"NamedOwnNamespace": {ref: &common.SecretKeyReference{Name: aws.String("key"), Namespace: aws.String("team-a"), Key: "apiKey"}, want: value},
+		"OtherNamespace":    {ref: &common.SecretKeyReference{Name: aws.String("key"), Namespace: aws.String("team-b"), Key: "apiKey"}, wantErr: `spec.forProvider.apiKey.namespace "team-b": a managed resource reads secrets only from its own namespace "team-a"`},
+		"MissingSecret":     {ref: &common.SecretKeyReference{Name: aws.String("nope"), Key: "apiKey"}, wantErr: "spec.forProvider.apiKey: secret team-a/nope does not exist"},
+		"MissingKey":        {ref: &common.SecretKeyReference{Name: aws.String("key"), Key: "other"}, wantErr: `spec.forProvider.apiKey: secret team-a/key has no key "other"`},
+		"NoSecretName":      {ref: &common.SecretKeyReference{Key: "apiKey"}, wantErr: "spec.forProvider.apiKey names no secret"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, err := NewReader(kube).Read(context.Background(), mg, "spec.forProvider.apiKey", tc.ref)
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr {
+					t.Fatalf("want error %q, got %v", tc.wantErr, err)
+				}
+				return
+			}
+			if err != nil || string(got) != tc.want {
+				t.Fatalf("want %q, got %q (%v)", tc.want, got, err)
+			}
+		})
+	}
+}
+
+func TestFingerprint(t *testing.T) {
+	a := Fingerprint("uid-1", []byte("key-1"))
+	if strings.Contains(a, "key-1") || !strings.HasPrefix(a, "hmac-sha256:") {
+		t.Errorf("fingerprint %q", a)
+	}
+	if a != Fingerprint("uid-1", []byte("key-1")) {
+		t.Error("the fingerprint is not stable")
+	}
+	if a == Fingerprint("uid-1", []byte("key-2")) {
+		t.Error("a new value has the same fingerprint")
+	}
+	if a == Fingerprint("uid-2", []byte("key-1")) {
+		t.Error("two objects share a fingerprint")
+	}
+}
