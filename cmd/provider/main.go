@@ -44,6 +44,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/cloudkinds/provider-aws-services/apis"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	awscontroller "github.com/cloudkinds/provider-aws-services/internal/controller"
 )
 
@@ -122,7 +123,7 @@ func main() {
 		log.Info("Alpha feature enabled", "flag", feature.EnableAlphaChangeLogs)
 	}
 
-	kingpin.FatalIfError(awscontroller.Setup(mgr, o), "Cannot set up the controllers")
+	kingpin.FatalIfError(awscontroller.Setup(mgr, o, awsconfig.NewCache(mgr.GetClient())), "Cannot set up the controllers")
 	log.Info("Starting the provider", "version", version, "poll", *pollInterval, "sync", *syncInterval)
 	kingpin.FatalIfError(mgr.Start(ctrl.SetupSignalHandler()), "Cannot start the controller manager")
 }

@@ -21,15 +21,21 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	ctrl "sigs.k8s.io/controller-runtime"
 
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/config"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/streaming/deliverystream"
 )
 
-// Setup adds every controller of the provider to the manager.
-func Setup(mgr ctrl.Manager, o controller.Options) error {
-	for _, setup := range []func(ctrl.Manager, controller.Options) error{
-		config.Setup,
+// Setup adds every controller of the provider to the manager. All kinds share
+// one cache of AWS sessions.
+func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) error {
+	if err := config.Setup(mgr, o); err != nil {
+		return err
+	}
+	for _, setup := range []func(ctrl.Manager, controller.Options, *awsconfig.Cache) error{
+		deliverystream.Setup,
 	} {
-		if err := setup(mgr, o); err != nil {
+		if err := setup(mgr, o, sessions); err != nil {
 			return err
 		}
 	}

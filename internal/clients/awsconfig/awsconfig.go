@@ -69,14 +69,14 @@ type Session struct {
 }
 
 // ClientFor returns the session's client of one service, building it on first
-// use: build is typically the service package's NewFromConfig.
-func ClientFor[T any](s *Session, build func(aws.Config, ...func(*T)) *T) *T {
-	t := reflect.TypeFor[T]()
+// use: build is the service package's NewFromConfig.
+func ClientFor[C, O any](s *Session, build func(aws.Config, ...func(*O)) *C) *C {
+	t := reflect.TypeFor[C]()
 	if c, ok := s.clients.Load(t); ok {
-		return c.(*T) //nolint:forcetypeassert // stored under its own type
+		return c.(*C) //nolint:forcetypeassert // stored under its own type
 	}
 	c, _ := s.clients.LoadOrStore(t, build(s.Config))
-	return c.(*T) //nolint:forcetypeassert // stored under its own type
+	return c.(*C) //nolint:forcetypeassert // stored under its own type
 }
 
 // An Environment is where the ambient credential sources look: process

@@ -14,18 +14,43 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package managedoptions turns the manager-wide controller options into the
-// managed reconciler options every kind's controller uses, so that polling,
-// management policies, change logs and metrics are wired the same way five
-// times over.
+// Package managedoptions wires every kind's controller the same way: the
+// managed reconciler's options from the manager-wide controller options, and
+// the controller's registration with its watches.
 package managedoptions
 
 import (
+	"context"
+	"time"
+
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	xperrors "github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/cloudkinds/provider-aws-services/internal/conditions"
+)
+
+// Timing shared by every kind.
+const (
+	// InProgressPoll is how soon a resource that waits on AWS (creating,
+	// updating, deleting, pending confirmation) is checked again.
+	InProgressPoll = 10 * time.Second
+	// CreationGracePeriod is how long after a create a not-found read is
+	// taken for AWS's eventual consistency rather than a missing resource,
+	// so that a resource is never created twice.
+	CreationGracePeriod = 30 * time.Second
 )
 
 // For returns the options of the managed reconciler named name, followed by
@@ -35,6 +60,8 @@ func For(mgr ctrl.Manager, name string, o controller.Options, own ...managed.Rec
 		managed.WithLogger(o.Logger.WithValues("controller", name)),
 		managed.WithRecorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name))),
 		managed.WithPollInterval(o.PollInterval),
+		managed.WithPollIntervalHook(conditions.PollInterval(InProgressPoll)),
+		managed.WithCreationGracePeriod(CreationGracePeriod),
 	}
 	if o.Features.Enabled(feature.EnableBetaManagementPolicies) {
 		opts = append(opts, managed.WithManagementPolicies())
@@ -46,4 +73,73 @@ func For(mgr ctrl.Manager, name string, o controller.Options, own ...managed.Rec
 		opts = append(opts, managed.WithMetricRecorder(o.MetricOptions.MRMetrics))
 	}
 	return append(opts, own...)
+}
+
+// A Watch adds a watch to a kind's controller.
+type Watch func(*builder.Builder) *builder.Builder
+
+// Register adds the controller of kind of, reconciled by r, to the manager.
+func Register(mgr ctrl.Manager, name string, o controller.Options, of client.Object, r reconcile.Reconciler, watches ...Watch) error {
+	b := ctrl.NewControllerManagedBy(mgr).
+		Named(name).
+		WithOptions(o.ForControllerRuntime()).
+		WithEventFilter(resource.DesiredStateChanged()).
+		For(of)
+	for _, w := range watches {
+		b = w(b)
+	}
+	return b.Complete(ratelimiter.NewReconciler(name, xperrors.WithSilentRequeueOnConflict(r), o.GlobalRateLimiter))
+}
+
+// WatchSecrets reconciles the resources of a kind that name a Secret when
+// that Secret changes, so that a rotated key reaches AWS at once rather than
+// at the next poll. secrets returns the names of the Secrets a resource reads
+// from its own namespace.
+func WatchSecrets[MR client.Object, L client.ObjectList](kube client.Reader, list L, secrets func(MR) []string) Watch {
+	return func(b *builder.Builder) *builder.Builder {
+		return b.Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, s client.Object) []reconcile.Request {
+			l := list.DeepCopyObject().(L) //nolint:forcetypeassert // a copy of its own type
+			if err := kube.List(ctx, l, client.InNamespace(s.GetNamespace())); err != nil {
+				return nil
+			}
+			var out []reconcile.Request
+			_ = forEach(l, func(mg MR) {
+				for _, n := range secrets(mg) {
+					if n == s.GetName() {
+						out = append(out, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: mg.GetNamespace(), Name: mg.GetName()}})
+						return
+					}
+				}
+			})
+			return out
+		}))
+	}
+}
+
+func forEach[MR client.Object](l client.ObjectList, fn func(MR)) error {
+	items, err := itemsOf(l)
+	if err != nil {
+		return err
+	}
+	for _, it := range items {
+		if mg, ok := it.(MR); ok {
+			fn(mg)
+		}
+	}
+	return nil
+}
+
+// itemsOf returns the items of a typed list as objects.
+func itemsOf(l client.ObjectList) ([]client.Object, error) {
+	objs, err := meta.ExtractList(l)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]client.Object, 0, len(objs))
+	for _, o := range objs {
+		if co, ok := o.(client.Object); ok {
+			out = append(out, co)
+		}
+	}
+	return out, nil
 }

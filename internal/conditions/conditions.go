@@ -1,0 +1,113 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package conditions maps the asynchronous states AWS reports onto
+// Crossplane's Ready condition, the same way for every kind.
+package conditions
+
+import (
+	"time"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Reasons of the Ready condition beyond Crossplane's own.
+const (
+	ReasonUpdating            xpv2.ConditionReason = "Updating"
+	ReasonFailed              xpv2.ConditionReason = "Failed"
+	ReasonPendingConfirmation xpv2.ConditionReason = "PendingConfirmation"
+)
+
+// Updating says AWS is applying an update.
+func Updating() xpv2.Condition {
+	return notReady(ReasonUpdating, "")
+}
+
+// Failed says AWS reports the resource failed; message is AWS's reason.
+func Failed(message string) xpv2.Condition {
+	return notReady(ReasonFailed, message)
+}
+
+// PendingConfirmation says the resource waits for its endpoint to confirm.
+func PendingConfirmation(message string) xpv2.Condition {
+	return notReady(ReasonPendingConfirmation, message)
+}
+
+func notReady(reason xpv2.ConditionReason, message string) xpv2.Condition {
+	return xpv2.Condition{Type: xpv2.TypeReady, Status: corev1.ConditionFalse, Reason: reason, Message: message, LastTransitionTime: metav1.Now()}
+}
+
+// A StateMap lists which AWS states of a kind mean what.
+type StateMap struct {
+	Available, Creating, Updating, Deleting, Failed []string
+}
+
+// Condition returns the Ready condition of an AWS state; reason is AWS's
+// explanation, shown for a failed state.
+func (m StateMap) Condition(state, reason string) xpv2.Condition {
+	switch {
+	case contains(m.Available, state):
+		return xpv2.Available()
+	case contains(m.Creating, state):
+		return xpv2.Creating()
+	case contains(m.Updating, state):
+		return Updating()
+	case contains(m.Deleting, state):
+		return xpv2.Deleting()
+	case contains(m.Failed, state):
+		if reason == "" {
+			reason = state
+		} else {
+			reason = state + ": " + reason
+		}
+		return Failed(reason)
+	}
+	return xpv2.Unavailable().WithMessage("unknown state " + state)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// InProgress reports whether the resource waits on AWS (creating, updating,
+// deleting or pending confirmation), so that it is checked again soon rather
+// than at the next poll.
+func InProgress(mg resource.Managed) bool {
+	switch mg.GetCondition(xpv2.TypeReady).Reason {
+	case xpv2.ReasonCreating, xpv2.ReasonDeleting, ReasonUpdating, ReasonPendingConfirmation:
+		return true
+	}
+	return false
+}
+
+// PollInterval is a poll interval hook: resources that wait on AWS are
+// checked again after soon, the others every pollInterval.
+func PollInterval(soon time.Duration) func(resource.Managed, time.Duration) time.Duration {
+	return func(mg resource.Managed, pollInterval time.Duration) time.Duration {
+		if InProgress(mg) && soon < pollInterval {
+			return soon
+		}
+		return pollInterval
+	}
+}

@@ -1,0 +1,298 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package deliverystream reconciles DeliveryStreams with Amazon Data
+// Firehose.
+package deliverystream
+
+import (
+	"context"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/firehose"
+	"github.com/aws/aws-sdk-go-v2/service/firehose/types"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
+	fh "github.com/cloudkinds/provider-aws-services/internal/clients/firehose"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/metadata"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
+	"github.com/cloudkinds/provider-aws-services/internal/conditions"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/connect"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
+	"github.com/cloudkinds/provider-aws-services/internal/externalname"
+	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
+)
+
+const (
+	errDescribe   = "cannot describe delivery stream"
+	errCreate     = "cannot create delivery stream"
+	errUpdate     = "cannot update the destination of delivery stream"
+	errDelete     = "cannot delete delivery stream"
+	errListTags   = "cannot list the tags of delivery stream"
+	errTag        = "cannot tag delivery stream"
+	errUntag      = "cannot untag delivery stream"
+	errEncryption = "cannot change the server-side encryption of delivery stream"
+
+	accessKeyField = "spec.forProvider.httpEndpointDestinationConfiguration.endpointConfiguration.accessKey"
+)
+
+// states maps Firehose's stream states onto the Ready condition.
+var states = conditions.StateMap{
+	Available: []string{string(types.DeliveryStreamStatusActive)},
+	Creating:  []string{string(types.DeliveryStreamStatusCreating)},
+	Deleting:  []string{string(types.DeliveryStreamStatusDeleting)},
+	Failed:    []string{string(types.DeliveryStreamStatusCreatingFailed), string(types.DeliveryStreamStatusDeletingFailed)},
+}
+
+// Setup adds the DeliveryStream controller to the manager.
+func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) error {
+	name := managed.ControllerName(v1alpha1.DeliveryStreamGroupKind.String())
+	kube := mgr.GetClient()
+	secrets := secretkey.NewReader(kube)
+	connector := connect.New(kube, sessions,
+		func(mg *v1alpha1.DeliveryStream) *string { return mg.Spec.ForProvider.Region },
+		func(_ *v1alpha1.DeliveryStream, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.DeliveryStream] {
+			return &external{client: awsconfig.ClientFor(s, firehose.NewFromConfig), session: s, secrets: secrets}
+		})
+	r := managed.NewReconciler(mgr, resource.ManagedKind(v1alpha1.DeliveryStreamGroupVersionKind),
+		managedoptions.For(mgr, name, o,
+			managed.WithTypedExternalConnector[*v1alpha1.DeliveryStream](connector),
+			managed.WithInitializers(externalname.FromField(kube, "spec.forProvider.deliveryStreamName",
+				func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName })),
+		)...)
+	return managedoptions.Register(mgr, name, o, &v1alpha1.DeliveryStream{}, r,
+		managedoptions.WatchSecrets(kube, &v1alpha1.DeliveryStreamList{}, func(mg *v1alpha1.DeliveryStream) []string {
+			if ref := accessKeyRef(mg); ref != nil && ref.Name != nil {
+				return []string{*ref.Name}
+			}
+			return nil
+		}))
+}
+
+// external reconciles one DeliveryStream in one reconcile; what Observe
+// read, Update uses.
+type external struct {
+	client  fh.API
+	session *awsconfig.Session
+	secrets *secretkey.Reader
+
+	described    *types.DeliveryStreamDescription
+	observedTags map[string]string
+	accessKey    []byte
+}
+
+// Observe describes the stream and, when the spec manages tags, lists them.
+func (e *external) Observe(ctx context.Context, mg *v1alpha1.DeliveryStream) (managed.ExternalObservation, error) {
+	name := meta.GetExternalName(mg)
+	out, err := e.client.DescribeDeliveryStream(ctx, &firehose.DescribeDeliveryStreamInput{DeliveryStreamName: aws.String(name)})
+	if awserrors.IsNotFound(err) {
+		return managed.ExternalObservation{ResourceExists: false}, nil
+	}
+	if err != nil {
+		return managed.ExternalObservation{}, errors.Wrap(err, errDescribe)
+	}
+	d := out.DeliveryStreamDescription
+	e.described = d
+
+	previous := mg.Status.AtProvider
+	mg.Status.AtProvider = fh.Observation(d)
+	mg.Status.AtProvider.AccessKeyFingerprint = previous.AccessKeyFingerprint
+	mg.Status.AtProvider.BufferingHintsSent = previous.BufferingHintsSent
+	lateInitialized := fh.LateInitialize(&mg.Spec.ForProvider, d)
+
+	status := string(d.DeliveryStreamStatus)
+	mg.SetConditions(states.Condition(status, fh.FailureMessage(d.FailureDescription)))
+	if d.DeliveryStreamStatus != types.DeliveryStreamStatusActive {
+		// Only an ACTIVE stream can be changed; a failed one is never
+		// created again, only deleted.
+		e.setMetadata(mg, d, previous.ACKResourceMetadata, false)
+		return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ResourceLateInitialized: lateInitialized}, nil
+	}
+	if sse := d.DeliveryStreamEncryptionConfiguration; sse != nil &&
+		(sse.Status == types.DeliveryStreamEncryptionStatusEnablingFailed || sse.Status == types.DeliveryStreamEncryptionStatusDisablingFailed) {
+		mg.SetConditions(conditions.Failed("server-side encryption " + string(sse.Status) + ": " + fh.FailureMessage(sse.FailureDescription)))
+	}
+
+	diffs, err := e.diff(ctx, mg, d)
+	if err != nil {
+		return managed.ExternalObservation{}, err
+	}
+	upToDate := len(diffs) == 0
+	e.setMetadata(mg, d, previous.ACKResourceMetadata, upToDate)
+	return managed.ExternalObservation{
+		ResourceExists:          true,
+		ResourceUpToDate:        upToDate,
+		ResourceLateInitialized: lateInitialized,
+		Diff:                    strings.Join(diffs, ", "),
+	}, nil
+}
+
+// diff lists what differs between the spec and AWS.
+func (e *external) diff(ctx context.Context, mg *v1alpha1.DeliveryStream, d *types.DeliveryStreamDescription) ([]string, error) {
+	p := &mg.Spec.ForProvider
+	diffs := fh.DestinationDiff(p, fh.HTTPDestination(d), aws.ToString(mg.Status.AtProvider.BufferingHintsSent))
+	if changed, err := e.accessKeyChanged(ctx, mg); err != nil {
+		return nil, err
+	} else if changed {
+		diffs = append(diffs, "httpEndpointDestinationConfiguration.endpointConfiguration.accessKey")
+	}
+	if fh.Encryption(p.DeliveryStreamEncryptionConfiguration, d.DeliveryStreamEncryptionConfiguration) != fh.EncryptionNone {
+		diffs = append(diffs, "deliveryStreamEncryptionConfiguration")
+	}
+	// Tags are read only when the spec manages them: DescribeDeliveryStream
+	// does not return them.
+	if len(p.Tags) > 0 {
+		out, err := e.client.ListTagsForDeliveryStream(ctx, &firehose.ListTagsForDeliveryStreamInput{DeliveryStreamName: d.DeliveryStreamName})
+		if err != nil {
+			return nil, errors.Wrap(err, errListTags)
+		}
+		e.observedTags = fh.TagMap(out.Tags)
+		if !tags.Equal(tags.FromList(p.Tags), e.observedTags) {
+			diffs = append(diffs, "tags")
+		}
+	}
+	return diffs, nil
+}
+
+// accessKeyChanged reads the access key's secret and compares its
+// fingerprint with the one recorded when the key was last sent. AWS never
+// returns the key, so this is the only way to notice a rotation.
+func (e *external) accessKeyChanged(ctx context.Context, mg *v1alpha1.DeliveryStream) (bool, error) {
+	ref := accessKeyRef(mg)
+	if ref == nil {
+		return false, nil
+	}
+	key, err := e.secrets.Read(ctx, mg, accessKeyField, ref)
+	if err != nil {
+		return false, err
+	}
+	e.accessKey = key
+	return aws.ToString(mg.Status.AtProvider.AccessKeyFingerprint) != secretkey.Fingerprint(mg.GetUID(), key), nil
+}
+
+func accessKeyRef(mg *v1alpha1.DeliveryStream) *common.SecretKeyReference {
+	d := mg.Spec.ForProvider.HTTPEndpointDestinationConfiguration
+	if d == nil || d.EndpointConfiguration == nil {
+		return nil
+	}
+	return d.EndpointConfiguration.AccessKey
+}
+
+// setMetadata records the ARN once the stream is known to be ours: created
+// by this resource, or adopted and found to match the spec.
+func (e *external) setMetadata(mg *v1alpha1.DeliveryStream, d *types.DeliveryStreamDescription, previous *common.ResourceMetadata, upToDate bool) {
+	verified := ""
+	if upToDate || !meta.GetExternalCreateSucceeded(mg).IsZero() || (previous != nil && previous.ARN != nil) {
+		verified = aws.ToString(d.DeliveryStreamARN)
+	}
+	mg.Status.AtProvider.ACKResourceMetadata = metadata.For(e.session, verified)
+}
+
+// Create creates the stream with its destination, backup, encryption and
+// tags in one call.
+func (e *external) Create(ctx context.Context, mg *v1alpha1.DeliveryStream) (managed.ExternalCreation, error) {
+	var accessKey *string
+	if ref := accessKeyRef(mg); ref != nil {
+		key, err := e.secrets.Read(ctx, mg, accessKeyField, ref)
+		if err != nil {
+			return managed.ExternalCreation{}, err
+		}
+		accessKey = aws.String(string(key))
+		mg.Status.AtProvider.AccessKeyFingerprint = aws.String(secretkey.Fingerprint(mg.GetUID(), key))
+	}
+	if _, err := e.client.CreateDeliveryStream(ctx, fh.CreateInput(&mg.Spec.ForProvider, accessKey)); err != nil {
+		return managed.ExternalCreation{}, errors.Wrap(err, errCreate)
+	}
+	mg.Status.AtProvider.BufferingHintsSent = aws.String(fh.BufferingHintsSent(&mg.Spec.ForProvider))
+	mg.SetConditions(states.Condition(string(types.DeliveryStreamStatusCreating), ""))
+	return managed.ExternalCreation{}, nil
+}
+
+// Update does what Observe found different: the destination (with the
+// current version and destination IDs), the encryption, the tags.
+func (e *external) Update(ctx context.Context, mg *v1alpha1.DeliveryStream) (managed.ExternalUpdate, error) {
+	d, p := e.described, &mg.Spec.ForProvider
+	if d == nil {
+		return managed.ExternalUpdate{}, errors.New(errDescribe)
+	}
+	keyChanged := e.accessKey != nil && aws.ToString(mg.Status.AtProvider.AccessKeyFingerprint) != secretkey.Fingerprint(mg.GetUID(), e.accessKey)
+	if len(fh.DestinationDiff(p, fh.HTTPDestination(d), aws.ToString(mg.Status.AtProvider.BufferingHintsSent))) > 0 || keyChanged {
+		var accessKey *string
+		if keyChanged {
+			accessKey = aws.String(string(e.accessKey))
+		}
+		in := fh.UpdateInput(p, accessKey, aws.ToString(d.VersionId), aws.ToString(d.Destinations[0].DestinationId))
+		if _, err := e.client.UpdateDestination(ctx, in); err != nil {
+			return managed.ExternalUpdate{}, errors.Wrap(err, errUpdate)
+		}
+		mg.Status.AtProvider.BufferingHintsSent = aws.String(fh.BufferingHintsSent(p))
+		if keyChanged {
+			mg.Status.AtProvider.AccessKeyFingerprint = aws.String(secretkey.Fingerprint(mg.GetUID(), e.accessKey))
+		}
+	}
+
+	switch fh.Encryption(p.DeliveryStreamEncryptionConfiguration, d.DeliveryStreamEncryptionConfiguration) {
+	case fh.EncryptionStart:
+		in := &firehose.StartDeliveryStreamEncryptionInput{DeliveryStreamName: d.DeliveryStreamName, DeliveryStreamEncryptionConfigurationInput: fh.EncryptionInput(p.DeliveryStreamEncryptionConfiguration)}
+		if _, err := e.client.StartDeliveryStreamEncryption(ctx, in); err != nil {
+			return managed.ExternalUpdate{}, errors.Wrap(err, errEncryption)
+		}
+	case fh.EncryptionStop:
+		if _, err := e.client.StopDeliveryStreamEncryption(ctx, &firehose.StopDeliveryStreamEncryptionInput{DeliveryStreamName: d.DeliveryStreamName}); err != nil {
+			return managed.ExternalUpdate{}, errors.Wrap(err, errEncryption)
+		}
+	case fh.EncryptionNone:
+	}
+
+	if e.observedTags != nil {
+		set, remove := tags.Diff(tags.FromList(p.Tags), e.observedTags)
+		if len(remove) > 0 {
+			if _, err := e.client.UntagDeliveryStream(ctx, &firehose.UntagDeliveryStreamInput{DeliveryStreamName: d.DeliveryStreamName, TagKeys: remove}); err != nil {
+				return managed.ExternalUpdate{}, errors.Wrap(err, errUntag)
+			}
+		}
+		if len(set) > 0 {
+			if _, err := e.client.TagDeliveryStream(ctx, &firehose.TagDeliveryStreamInput{DeliveryStreamName: d.DeliveryStreamName, Tags: fh.TagsToAdd(set)}); err != nil {
+				return managed.ExternalUpdate{}, errors.Wrap(err, errTag)
+			}
+		}
+	}
+	return managed.ExternalUpdate{}, nil
+}
+
+// Delete deletes the stream, unless AWS is deleting it already. A stream in
+// CREATING_FAILED can be deleted like any other.
+func (e *external) Delete(ctx context.Context, mg *v1alpha1.DeliveryStream) (managed.ExternalDelete, error) {
+	mg.SetConditions(states.Condition(string(types.DeliveryStreamStatusDeleting), ""))
+	if aws.ToString(mg.Status.AtProvider.DeliveryStreamStatus) == string(types.DeliveryStreamStatusDeleting) {
+		return managed.ExternalDelete{}, nil
+	}
+	_, err := e.client.DeleteDeliveryStream(ctx, &firehose.DeleteDeliveryStreamInput{DeliveryStreamName: aws.String(meta.GetExternalName(mg))})
+	return managed.ExternalDelete{}, errors.Wrap(awserrors.IgnoreNotFound(err), errDelete)
+}
+
+// Disconnect does nothing: the session's clients are shared.
+func (e *external) Disconnect(context.Context) error { return nil }

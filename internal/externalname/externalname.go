@@ -1,0 +1,57 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package externalname keeps the external name of the name-keyed kinds equal
+// to their name field: the annotation is set from the field, and an
+// annotation that names another resource is an error, never a rename.
+package externalname
+
+import (
+	"context"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// FromField returns an initializer that sets the external-name annotation to
+// the value of the name field at path (for messages), read by name.
+func FromField[MR resource.Managed](kube client.Client, path string, name func(MR) string) managed.Initializer {
+	return managed.InitializerFn(func(ctx context.Context, mg resource.Managed) error {
+		typed, ok := mg.(MR)
+		if !ok {
+			return errors.New("unexpected managed resource type")
+		}
+		return Check(ctx, kube, mg, path, name(typed))
+	})
+}
+
+// Check sets the annotation to want when it is unset, and fails when it
+// names something else.
+func Check(ctx context.Context, kube client.Client, mg resource.Managed, path, want string) error {
+	switch got := meta.GetExternalName(mg); got {
+	case want:
+		return nil
+	case "":
+		meta.SetExternalName(mg, want)
+		return errors.Wrap(kube.Update(ctx, mg), "cannot set the external name")
+	default:
+		return errors.Errorf("the annotation %s=%q does not match %s=%q: the external name of this kind is its name field; correct one of them",
+			meta.AnnotationKeyExternalName, got, path, want)
+	}
+}
