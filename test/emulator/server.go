@@ -25,8 +25,10 @@ limitations under the License.
 package emulator
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"sync"
@@ -51,12 +53,13 @@ type Options struct {
 type Server struct {
 	opts Options
 
-	mu        sync.Mutex
-	seq       int
-	calls     map[string]int
-	faults    map[string]*Fault
-	invisible map[string]time.Duration
-	denied    map[string]bool
+	mu            sync.Mutex
+	seq           int
+	calls         map[string]int
+	resourceCalls map[string]map[string]int // per resource name or ARN
+	faults        map[string]*Fault
+	invisible     map[string]time.Duration
+	denied        map[string]bool
 
 	streams          map[string]*deliveryStream
 	models           map[string]*model
@@ -86,6 +89,7 @@ func New(o Options) *Server {
 	return &Server{
 		opts:             o,
 		calls:            map[string]int{},
+		resourceCalls:    map[string]map[string]int{},
 		faults:           map[string]*Fault{},
 		invisible:        map[string]time.Duration{},
 		denied:           map[string]bool{},
@@ -164,6 +168,47 @@ func (s *Server) ResetCalls() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls = map[string]int{}
+	s.resourceCalls = map[string]map[string]int{}
+}
+
+// CallsFor returns how often each operation was called for one resource,
+// named as its calls name it: a stream, endpoint configuration or endpoint
+// name, or an ARN (subscriptions, tagged resources).
+func (s *Server) CallsFor(resource string) map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]int{}
+	for k, v := range s.resourceCalls[resource] {
+		out[k] = v
+	}
+	return out
+}
+
+// resourceOf names the resource a call addresses, if it names one.
+func resourceOf(req *request) string {
+	if strings.HasPrefix(req.http.URL.Path, "/tags/") {
+		if arn, err := url.PathUnescape(strings.TrimPrefix(req.http.URL.EscapedPath(), "/tags/")); err == nil {
+			return arn
+		}
+	}
+	if form, err := url.ParseQuery(string(req.body)); err == nil && form.Get("Action") != "" {
+		for _, k := range []string{"SubscriptionArn", "TopicArn", "Name"} {
+			if v := form.Get(k); v != "" {
+				return v
+			}
+		}
+		return ""
+	}
+	var fields map[string]any
+	if json.Unmarshal(req.body, &fields) != nil {
+		return ""
+	}
+	for _, k := range []string{"DeliveryStreamName", "EndpointConfigName", "ResourceArn", "ModelName", "Name", "name"} {
+		if v, ok := fields[k].(string); ok && v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 // A request is one call, as the dispatcher sees it.
@@ -251,6 +296,12 @@ func (s *Server) fault(req *request) *apiError {
 	s.mu.Lock()
 	name := req.service + ":" + req.operation
 	s.calls[name]++
+	if r := resourceOf(req); r != "" {
+		if s.resourceCalls[r] == nil {
+			s.resourceCalls[r] = map[string]int{}
+		}
+		s.resourceCalls[r][name]++
+	}
 	f := s.faults[name]
 	var latency time.Duration
 	var out *apiError
