@@ -298,6 +298,7 @@ func (s *Server) createDeliveryStream(req *request) (any, *apiError) {
 		destination: withHTTPDefaults(*h), tags: map[string]string{},
 	}
 	d.destination.S3Configuration = nil
+	s.rewriteHints(d.name, &d.destination)
 	d.sse.State = "DISABLED"
 	for _, t := range in.Tags {
 		d.tags[t.Key] = deref(t.Value)
@@ -517,6 +518,9 @@ func (s *Server) updateDestination(req *request) (any, *apiError) {
 		}
 	}
 	mergeHTTP(&d.destination, u)
+	if u.BufferingHints != nil {
+		s.rewriteHints(d.name, &d.destination)
+	}
 	d.version++
 	d.updated = s.opts.Now()
 	return struct{}{}, nil
@@ -683,4 +687,22 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// ReplaceBufferingHints makes Firehose replace the HTTP endpoint buffering
+// hints of the stream named name with what f returns, as AWS may replace
+// hints with better values.
+func (s *Server) ReplaceBufferingHints(name string, f func(sizeInMBs, intervalInSeconds int64) (int64, int64)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hintsRewrite[name] = f
+}
+
+func (s *Server) rewriteHints(name string, h *fhHTTP) {
+	f := s.hintsRewrite[name]
+	if f == nil || h.BufferingHints == nil || h.BufferingHints.SizeInMBs == nil || h.BufferingHints.IntervalInSeconds == nil {
+		return
+	}
+	size, interval := f(*h.BufferingHints.SizeInMBs, *h.BufferingHints.IntervalInSeconds)
+	h.BufferingHints = &fhBufferingHints{SizeInMBs: &size, IntervalInSeconds: &interval}
 }

@@ -73,6 +73,7 @@ type Server struct {
 	endpointFailures map[string]string
 	assumedRoles     []AssumedRole
 	issued           map[string]string // access key -> assumed role ARN
+	hintsRewrite     map[string]func(sizeInMBs, intervalInSeconds int64) (int64, int64)
 }
 
 // New returns a Server.
@@ -104,6 +105,7 @@ func New(o Options) *Server {
 		streamFailures:   map[string]FailureDescription{},
 		endpointFailures: map[string]string{},
 		issued:           map[string]string{},
+		hintsRewrite:     map[string]func(int64, int64) (int64, int64){},
 	}
 }
 

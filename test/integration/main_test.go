@@ -37,6 +37,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
+	stopStack()
 	if err := cp.Stop(); err != nil {
 		fmt.Fprintln(os.Stderr, "cannot stop the control plane:", err)
 	}

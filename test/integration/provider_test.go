@@ -20,6 +20,7 @@ package integration
 import (
 	"context"
 	"fmt"
+	"os"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -38,6 +39,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
@@ -60,6 +62,8 @@ type stack struct {
 const testPoll = time.Second
 
 var (
+	// stopStack stops the provider and the emulator, if they started.
+	stopStack = func() {}
 	stackOnce sync.Once
 	theStack  *stack
 	stackErr  error
@@ -86,8 +90,15 @@ func startStack() (*stack, error) {
 	if err != nil {
 		return nil, err
 	}
+	logFile, err := os.CreateTemp("", "provider-*.log")
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintln(os.Stderr, "provider log:", logFile.Name())
+	zl := zap.New(zap.UseDevMode(true), zap.WriteTo(logFile))
+	ctrl.SetLogger(zl)
 	o := controller.Options{
-		Logger:                  logging.NewNopLogger(),
+		Logger:                  logging.NewLogrLogger(zl),
 		PollInterval:            testPoll,
 		MaxConcurrentReconciles: 5,
 		GlobalRateLimiter:       ratelimiter.NewGlobal(100),
@@ -98,7 +109,12 @@ func startStack() (*stack, error) {
 	if err := awscontroller.Setup(mgr, o, sessions); err != nil {
 		return nil, err
 	}
-	go func() { _ = mgr.Start(context.Background()) }()
+	ctx, cancel := context.WithCancel(context.Background())
+	stopStack = func() {
+		cancel()
+		srv.Close()
+	}
+	go func() { _ = mgr.Start(ctx) }()
 
 	pc := &v1alpha1.ClusterProviderConfig{
 		ObjectMeta: metav1.ObjectMeta{Name: "emulator"},

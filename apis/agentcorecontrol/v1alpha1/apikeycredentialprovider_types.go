@@ -72,12 +72,6 @@ type APIKeyCredentialProviderObservation struct {
 	// APIKeySecretARN names the secret holding the API key in AWS.
 	// +optional
 	APIKeySecretARN *APIKeySecretARN `json:"apiKeySecretARN,omitempty"`
-
-	// APIKeyHash is a keyed hash (HMAC-SHA256) of the API key last written
-	// to AWS. It lets the provider notice that the Secret's value changed
-	// without storing the key itself.
-	// +optional
-	APIKeyHash *string `json:"apiKeyHash,omitempty"`
 }
 
 // An APIKeyCredentialProviderSpec defines the desired state of an

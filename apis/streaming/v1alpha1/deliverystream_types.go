@@ -448,18 +448,6 @@ type DeliveryStreamObservation struct {
 	// +optional
 	// +kubebuilder:validation:Pattern=`^[0-9]+$`
 	VersionID *string `json:"versionID,omitempty"`
-
-	// AccessKeyFingerprint is a keyed hash of the access key last sent to
-	// AWS, which never returns the key: a change of the Secret's value is
-	// noticed without the key being stored.
-	// +optional
-	AccessKeyFingerprint *string `json:"accessKeyFingerprint,omitempty"`
-
-	// BufferingHintsSent records the buffering hints last sent to AWS. AWS
-	// may replace hints with better values; hints that differ from AWS's but
-	// were sent as they are in the spec are not sent again.
-	// +optional
-	BufferingHintsSent *string `json:"bufferingHintsSent,omitempty"`
 }
 
 // A DeliveryStreamSpec defines the desired state of a DeliveryStream.

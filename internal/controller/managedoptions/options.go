@@ -50,7 +50,7 @@ const (
 	// CreationGracePeriod is how long after a create a not-found read is
 	// taken for AWS's eventual consistency rather than a missing resource,
 	// so that a resource is never created twice.
-	CreationGracePeriod = 30 * time.Second
+	CreationGracePeriod = 15 * time.Second
 )
 
 // For returns the options of the managed reconciler named name, followed by

@@ -31,6 +31,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
@@ -43,6 +44,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/controller/connect"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/externalname"
+	"github.com/cloudkinds/provider-aws-services/internal/persist"
 	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
 )
 
@@ -57,6 +59,15 @@ const (
 	errEncryption = "cannot change the server-side encryption of delivery stream"
 
 	accessKeyField = "spec.forProvider.httpEndpointDestinationConfiguration.endpointConfiguration.accessKey"
+
+	// AnnotationAccessKeyFingerprint records a keyed hash of the access key
+	// last sent to AWS, which never returns the key: a change of the
+	// Secret's value is noticed without the key being stored.
+	AnnotationAccessKeyFingerprint = "streaming.services.k8s.aws/access-key-fingerprint"
+	// AnnotationBufferingHintsSent records the buffering hints last sent.
+	// AWS may replace hints with better values; hints that differ from AWS's
+	// but were sent as the spec has them are not sent again.
+	AnnotationBufferingHintsSent = "streaming.services.k8s.aws/buffering-hints-sent"
 )
 
 // states maps Firehose's stream states onto the Ready condition.
@@ -75,7 +86,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) er
 	connector := connect.New(kube, sessions,
 		func(mg *v1alpha1.DeliveryStream) *string { return mg.Spec.ForProvider.Region },
 		func(_ *v1alpha1.DeliveryStream, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.DeliveryStream] {
-			return &external{client: awsconfig.ClientFor(s, firehose.NewFromConfig), session: s, secrets: secrets}
+			return &external{client: awsconfig.ClientFor(s, firehose.NewFromConfig), kube: kube, session: s, secrets: secrets}
 		})
 	r := managed.NewReconciler(mgr, resource.ManagedKind(v1alpha1.DeliveryStreamGroupVersionKind),
 		managedoptions.For(mgr, name, o,
@@ -96,6 +107,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) er
 // read, Update uses.
 type external struct {
 	client  fh.API
+	kube    client.Client
 	session *awsconfig.Session
 	secrets *secretkey.Reader
 
@@ -119,8 +131,6 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.DeliveryStream) (ma
 
 	previous := mg.Status.AtProvider
 	mg.Status.AtProvider = fh.Observation(d)
-	mg.Status.AtProvider.AccessKeyFingerprint = previous.AccessKeyFingerprint
-	mg.Status.AtProvider.BufferingHintsSent = previous.BufferingHintsSent
 	lateInitialized := fh.LateInitialize(&mg.Spec.ForProvider, d)
 
 	status := string(d.DeliveryStreamStatus)
@@ -153,7 +163,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.DeliveryStream) (ma
 // diff lists what differs between the spec and AWS.
 func (e *external) diff(ctx context.Context, mg *v1alpha1.DeliveryStream, d *types.DeliveryStreamDescription) ([]string, error) {
 	p := &mg.Spec.ForProvider
-	diffs := fh.DestinationDiff(p, fh.HTTPDestination(d), aws.ToString(mg.Status.AtProvider.BufferingHintsSent))
+	diffs := fh.DestinationDiff(p, fh.HTTPDestination(d), mg.GetAnnotations()[AnnotationBufferingHintsSent])
 	if changed, err := e.accessKeyChanged(ctx, mg); err != nil {
 		return nil, err
 	} else if changed {
@@ -190,7 +200,7 @@ func (e *external) accessKeyChanged(ctx context.Context, mg *v1alpha1.DeliverySt
 		return false, err
 	}
 	e.accessKey = key
-	return aws.ToString(mg.Status.AtProvider.AccessKeyFingerprint) != secretkey.Fingerprint(mg.GetUID(), key), nil
+	return mg.GetAnnotations()[AnnotationAccessKeyFingerprint] != secretkey.Fingerprint(mg.GetUID(), key), nil
 }
 
 func accessKeyRef(mg *v1alpha1.DeliveryStream) *common.SecretKeyReference {
@@ -215,20 +225,20 @@ func (e *external) setMetadata(mg *v1alpha1.DeliveryStream, d *types.DeliveryStr
 // tags in one call.
 func (e *external) Create(ctx context.Context, mg *v1alpha1.DeliveryStream) (managed.ExternalCreation, error) {
 	var accessKey *string
+	sent := map[string]string{AnnotationBufferingHintsSent: fh.BufferingHintsSent(&mg.Spec.ForProvider)}
 	if ref := accessKeyRef(mg); ref != nil {
 		key, err := e.secrets.Read(ctx, mg, accessKeyField, ref)
 		if err != nil {
 			return managed.ExternalCreation{}, err
 		}
 		accessKey = aws.String(string(key))
-		mg.Status.AtProvider.AccessKeyFingerprint = aws.String(secretkey.Fingerprint(mg.GetUID(), key))
+		sent[AnnotationAccessKeyFingerprint] = secretkey.Fingerprint(mg.GetUID(), key)
 	}
 	if _, err := e.client.CreateDeliveryStream(ctx, fh.CreateInput(&mg.Spec.ForProvider, accessKey)); err != nil {
 		return managed.ExternalCreation{}, errors.Wrap(err, errCreate)
 	}
-	mg.Status.AtProvider.BufferingHintsSent = aws.String(fh.BufferingHintsSent(&mg.Spec.ForProvider))
 	mg.SetConditions(states.Condition(string(types.DeliveryStreamStatusCreating), ""))
-	return managed.ExternalCreation{}, nil
+	return managed.ExternalCreation{}, persist.Annotations(ctx, e.kube, mg, sent)
 }
 
 // Update does what Observe found different: the destination (with the
@@ -238,19 +248,24 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.DeliveryStream) (man
 	if d == nil {
 		return managed.ExternalUpdate{}, errors.New(errDescribe)
 	}
-	keyChanged := e.accessKey != nil && aws.ToString(mg.Status.AtProvider.AccessKeyFingerprint) != secretkey.Fingerprint(mg.GetUID(), e.accessKey)
-	if len(fh.DestinationDiff(p, fh.HTTPDestination(d), aws.ToString(mg.Status.AtProvider.BufferingHintsSent))) > 0 || keyChanged {
+	fingerprint := ""
+	if e.accessKey != nil {
+		fingerprint = secretkey.Fingerprint(mg.GetUID(), e.accessKey)
+	}
+	keyChanged := fingerprint != "" && mg.GetAnnotations()[AnnotationAccessKeyFingerprint] != fingerprint
+	if len(fh.DestinationDiff(p, fh.HTTPDestination(d), mg.GetAnnotations()[AnnotationBufferingHintsSent])) > 0 || keyChanged {
 		var accessKey *string
+		sent := map[string]string{AnnotationBufferingHintsSent: fh.BufferingHintsSent(p)}
 		if keyChanged {
 			accessKey = aws.String(string(e.accessKey))
+			sent[AnnotationAccessKeyFingerprint] = fingerprint
 		}
 		in := fh.UpdateInput(p, accessKey, aws.ToString(d.VersionId), aws.ToString(d.Destinations[0].DestinationId))
 		if _, err := e.client.UpdateDestination(ctx, in); err != nil {
 			return managed.ExternalUpdate{}, errors.Wrap(err, errUpdate)
 		}
-		mg.Status.AtProvider.BufferingHintsSent = aws.String(fh.BufferingHintsSent(p))
-		if keyChanged {
-			mg.Status.AtProvider.AccessKeyFingerprint = aws.String(secretkey.Fingerprint(mg.GetUID(), e.accessKey))
+		if err := persist.Annotations(ctx, e.kube, mg, sent); err != nil {
+			return managed.ExternalUpdate{}, err
 		}
 	}
 

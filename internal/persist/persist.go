@@ -1,0 +1,50 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package persist records facts about a managed resource that the provider
+// must remember between reconciles but AWS does not return, such as the
+// fingerprint of a key it sent. They are annotations, written at once with a
+// patch: the managed reconciler does not keep status written during Create.
+package persist
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// Annotations sets annotations on obj in the API server and in memory. The
+// rest of obj in memory (the status a reconcile is about to write) is kept.
+func Annotations(ctx context.Context, kube client.Client, obj client.Object, kv map[string]string) error {
+	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": kv}})
+	if err != nil {
+		return err
+	}
+	patched, ok := obj.DeepCopyObject().(client.Object)
+	if !ok {
+		return errors.New("cannot copy the object")
+	}
+	if err := kube.Patch(ctx, patched, client.RawPatch(types.MergePatchType, patch)); err != nil {
+		return errors.Wrap(err, "cannot record annotations")
+	}
+	meta.AddAnnotations(obj, kv)
+	obj.SetResourceVersion(patched.GetResourceVersion())
+	return nil
+}
