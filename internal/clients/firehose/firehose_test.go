@@ -1,0 +1,245 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package firehose
+
+import (
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/firehose"
+	"github.com/aws/aws-sdk-go-v2/service/firehose/types"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
+)
+
+var ignoreSDKInternals = cmpopts.IgnoreUnexported(
+	firehose.CreateDeliveryStreamInput{}, firehose.UpdateDestinationInput{}, types.HttpEndpointDestinationConfiguration{},
+	types.HttpEndpointDestinationUpdate{}, types.HttpEndpointConfiguration{}, types.S3DestinationConfiguration{}, types.S3DestinationUpdate{},
+	types.EncryptionConfiguration{}, types.KMSEncryptionConfig{}, types.Tag{}, types.DeliveryStreamEncryptionConfigurationInput{},
+	types.CloudWatchLoggingOptions{}, types.HttpEndpointBufferingHints{}, types.BufferingHints{}, types.HttpEndpointRetryOptions{},
+	types.HttpEndpointRequestConfiguration{}, types.HttpEndpointCommonAttribute{}, types.ProcessingConfiguration{}, types.Processor{},
+	types.ProcessorParameter{}, types.SecretsManagerConfiguration{},
+)
+
+func params() *v1alpha1.DeliveryStreamParameters {
+	return &v1alpha1.DeliveryStreamParameters{
+		DeliveryStreamName:                    "s",
+		DeliveryStreamType:                    aws.String("StreamAsSource"),
+		DeliveryStreamEncryptionConfiguration: &v1alpha1.DeliveryStreamEncryptionConfiguration{KeyARN: aws.String("arn:aws:kms:us-east-1:000000000000:key/k")},
+		Tags:                                  []common.Tag{{Key: aws.String("b"), Value: aws.String("2")}, {Key: aws.String("a"), Value: aws.String("1")}},
+		HTTPEndpointDestinationConfiguration: &v1alpha1.HTTPEndpointDestinationConfiguration{
+			EndpointConfiguration: &v1alpha1.HTTPEndpointConfiguration{URL: aws.String("https://e"), Name: aws.String("e")},
+			BufferingHints:        &v1alpha1.BufferingHints{IntervalInSeconds: aws.Int64(60), SizeInMBs: aws.Int64(2)},
+			MonitorLoggingOptions: &v1alpha1.MonitorLoggingOptions{Enabled: aws.Bool(true), LogGroupName: aws.String("g")},
+			RequestConfiguration:  &v1alpha1.RequestConfiguration{ContentEncoding: aws.String("GZIP"), CommonAttributes: []v1alpha1.CommonAttribute{{AttributeName: "k", AttributeValue: "v"}}},
+			StoreBackupMode:       aws.String("AllData"),
+			StoreConfiguration: &v1alpha1.StoreConfiguration{
+				BucketARN: aws.String("arn:aws:s3:::b"), RoleARN: aws.String("arn:aws:iam::000000000000:role/r"),
+				EncryptionConfiguration: &v1alpha1.EncryptionConfiguration{KMSEncryptionConfig: &v1alpha1.KMSEncryptionConfig{VendorKMSKeyARN: aws.String("arn:aws:kms:us-east-1:000000000000:key/s3")}},
+			},
+		},
+	}
+}
+
+func TestCreateInput(t *testing.T) {
+	want := &firehose.CreateDeliveryStreamInput{
+		DeliveryStreamName: aws.String("s"),
+		DeliveryStreamType: types.DeliveryStreamTypeKinesisStreamAsSource,
+		DeliveryStreamEncryptionConfigurationInput: &types.DeliveryStreamEncryptionConfigurationInput{
+			KeyType: types.KeyTypeCustomerManagedCmk, KeyARN: aws.String("arn:aws:kms:us-east-1:000000000000:key/k")},
+		Tags: []types.Tag{{Key: aws.String("a"), Value: aws.String("1")}, {Key: aws.String("b"), Value: aws.String("2")}},
+		HttpEndpointDestinationConfiguration: &types.HttpEndpointDestinationConfiguration{
+			EndpointConfiguration:    &types.HttpEndpointConfiguration{Url: aws.String("https://e"), Name: aws.String("e"), AccessKey: aws.String("key")},
+			BufferingHints:           &types.HttpEndpointBufferingHints{IntervalInSeconds: aws.Int32(60), SizeInMBs: aws.Int32(2)},
+			CloudWatchLoggingOptions: &types.CloudWatchLoggingOptions{Enabled: aws.Bool(true), LogGroupName: aws.String("g")},
+			RequestConfiguration: &types.HttpEndpointRequestConfiguration{ContentEncoding: types.ContentEncodingGzip,
+				CommonAttributes: []types.HttpEndpointCommonAttribute{{AttributeName: aws.String("k"), AttributeValue: aws.String("v")}}},
+			S3BackupMode: types.HttpEndpointS3BackupModeAllData,
+			S3Configuration: &types.S3DestinationConfiguration{
+				BucketARN: aws.String("arn:aws:s3:::b"), RoleARN: aws.String("arn:aws:iam::000000000000:role/r"),
+				EncryptionConfiguration: &types.EncryptionConfiguration{KMSEncryptionConfig: &types.KMSEncryptionConfig{AWSKMSKeyARN: aws.String("arn:aws:kms:us-east-1:000000000000:key/s3")}},
+			},
+		},
+	}
+	if diff := cmp.Diff(want, CreateInput(params(), aws.String("key")), ignoreSDKInternals); diff != "" {
+		t.Errorf("-want, +got:\n%s", diff)
+	}
+}
+
+func TestUpdateInput(t *testing.T) {
+	got := UpdateInput(params(), nil, "7", "destinationId-000000000001")
+	if aws.ToString(got.CurrentDeliveryStreamVersionId) != "7" || aws.ToString(got.DestinationId) != "destinationId-000000000001" {
+		t.Errorf("IDs: %s %s", aws.ToString(got.CurrentDeliveryStreamVersionId), aws.ToString(got.DestinationId))
+	}
+	u := got.HttpEndpointDestinationUpdate
+	if u.EndpointConfiguration.AccessKey != nil {
+		t.Error("an unchanged access key was sent")
+	}
+	if u.S3Update == nil || aws.ToString(u.S3Update.BucketARN) != "arn:aws:s3:::b" || u.S3BackupMode != types.HttpEndpointS3BackupModeAllData {
+		t.Errorf("store update: %+v", u.S3Update)
+	}
+}
+
+func description() *types.DeliveryStreamDescription {
+	created := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	return &types.DeliveryStreamDescription{
+		DeliveryStreamName: aws.String("s"), DeliveryStreamARN: aws.String("arn:aws:firehose:us-east-1:000000000000:deliverystream/s"),
+		DeliveryStreamStatus: types.DeliveryStreamStatusActive, DeliveryStreamType: types.DeliveryStreamTypeDirectPut, VersionId: aws.String("3"),
+		CreateTimestamp: &created, LastUpdateTimestamp: &created,
+		DeliveryStreamEncryptionConfiguration: &types.DeliveryStreamEncryptionConfiguration{Status: types.DeliveryStreamEncryptionStatusEnablingFailed,
+			FailureDescription: &types.FailureDescription{Type: types.DeliveryStreamFailureTypeKmsAccessDenied, Details: aws.String("no grant")}},
+		Destinations: []types.DestinationDescription{{DestinationId: aws.String("d-1"), HttpEndpointDestinationDescription: &types.HttpEndpointDestinationDescription{
+			EndpointConfiguration:    &types.HttpEndpointDescription{Url: aws.String("https://e"), Name: aws.String("e")},
+			BufferingHints:           &types.HttpEndpointBufferingHints{IntervalInSeconds: aws.Int32(300), SizeInMBs: aws.Int32(5)},
+			CloudWatchLoggingOptions: &types.CloudWatchLoggingOptions{Enabled: aws.Bool(false)},
+			RequestConfiguration:     &types.HttpEndpointRequestConfiguration{ContentEncoding: types.ContentEncodingNone},
+			RetryOptions:             &types.HttpEndpointRetryOptions{DurationInSeconds: aws.Int32(300)},
+			S3BackupMode:             types.HttpEndpointS3BackupModeFailedDataOnly,
+			S3DestinationDescription: &types.S3DestinationDescription{BucketARN: aws.String("arn:aws:s3:::b"), RoleARN: aws.String("arn:aws:iam::000000000000:role/r"),
+				CompressionFormat: types.CompressionFormatUncompressed, BufferingHints: &types.BufferingHints{IntervalInSeconds: aws.Int32(300), SizeInMBs: aws.Int32(5)},
+				EncryptionConfiguration: &types.EncryptionConfiguration{NoEncryptionConfig: types.NoEncryptionConfigNoEncryption}},
+		}}},
+	}
+}
+
+func TestObservation(t *testing.T) {
+	created := metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	want := v1alpha1.DeliveryStreamObservation{
+		CreateTimestamp: &created, LastUpdateTimestamp: &created, DeliveryStreamStatus: aws.String("ACTIVE"),
+		DeliveryStreamEncryptionConfigurationStatus:             aws.String("ENABLING_FAILED"),
+		DeliveryStreamEncryptionConfigurationFailureDescription: &v1alpha1.FailureDescription{Details: aws.String("no grant"), Type: aws.String("KMS_ACCESS_DENIED")},
+		DestinationID: aws.String("d-1"), VersionID: aws.String("3"),
+	}
+	if diff := cmp.Diff(want, Observation(description())); diff != "" {
+		t.Errorf("-want, +got:\n%s", diff)
+	}
+}
+
+func TestLateInitialize(t *testing.T) {
+	p := &v1alpha1.DeliveryStreamParameters{DeliveryStreamName: "s", HTTPEndpointDestinationConfiguration: &v1alpha1.HTTPEndpointDestinationConfiguration{
+		EndpointConfiguration: &v1alpha1.HTTPEndpointConfiguration{URL: aws.String("https://e")},
+		StoreConfiguration:    &v1alpha1.StoreConfiguration{BucketARN: aws.String("arn:aws:s3:::b")},
+	}}
+	if !LateInitialize(p, description()) {
+		t.Fatal("nothing was late-initialized")
+	}
+	d := p.HTTPEndpointDestinationConfiguration
+	got := map[string]any{
+		"type": aws.ToString(p.DeliveryStreamType), "size": aws.ToInt64(d.BufferingHints.SizeInMBs), "retry": aws.ToInt64(d.RetryOptions.DurationInSeconds),
+		"backup": aws.ToString(d.StoreBackupMode), "encoding": aws.ToString(d.RequestConfiguration.ContentEncoding),
+		"compression": aws.ToString(d.StoreConfiguration.CompressionFormat), "storeEncryption": aws.ToString(d.StoreConfiguration.EncryptionConfiguration.NoEncryptionConfig),
+		"url": aws.ToString(d.EndpointConfiguration.URL),
+	}
+	want := map[string]any{"type": "DirectPut", "size": int64(5), "retry": int64(300), "backup": "FailedDataOnly", "encoding": "NONE",
+		"compression": "UNCOMPRESSED", "storeEncryption": "NoEncryption", "url": "https://e"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("-want, +got:\n%s", diff)
+	}
+	if LateInitialize(p, description()) {
+		t.Error("a second late initialization changed the spec")
+	}
+	if len(DestinationDiff(p, HTTPDestination(description()), "")) != 0 {
+		t.Errorf("a late-initialized spec differs: %v", DestinationDiff(p, HTTPDestination(description()), ""))
+	}
+}
+
+func TestDestinationDiff(t *testing.T) {
+	base := func() *v1alpha1.DeliveryStreamParameters {
+		return &v1alpha1.DeliveryStreamParameters{DeliveryStreamName: "s", HTTPEndpointDestinationConfiguration: &v1alpha1.HTTPEndpointDestinationConfiguration{
+			EndpointConfiguration: &v1alpha1.HTTPEndpointConfiguration{URL: aws.String("https://e"), Name: aws.String("e")},
+			BufferingHints:        &v1alpha1.BufferingHints{IntervalInSeconds: aws.Int64(300), SizeInMBs: aws.Int64(5)},
+			StoreConfiguration:    &v1alpha1.StoreConfiguration{BucketARN: aws.String("arn:aws:s3:::b")},
+		}}
+	}
+	cases := map[string]struct {
+		change    func(*v1alpha1.DeliveryStreamParameters)
+		hintsSent bool
+		want      []string
+	}{
+		"Same": {change: func(*v1alpha1.DeliveryStreamParameters) {}},
+		"URL": {change: func(p *v1alpha1.DeliveryStreamParameters) {
+			p.HTTPEndpointDestinationConfiguration.EndpointConfiguration.URL = aws.String("https://f")
+		}, want: []string{"httpEndpointDestinationConfiguration.endpointConfiguration.url"}},
+		"Bucket": {change: func(p *v1alpha1.DeliveryStreamParameters) {
+			p.HTTPEndpointDestinationConfiguration.StoreConfiguration.BucketARN = aws.String("arn:aws:s3:::c")
+		}, want: []string{"httpEndpointDestinationConfiguration.storeConfiguration.bucketARN"}},
+		"HintsChanged": {change: func(p *v1alpha1.DeliveryStreamParameters) {
+			p.HTTPEndpointDestinationConfiguration.BufferingHints.IntervalInSeconds = aws.Int64(60)
+		}, want: []string{"httpEndpointDestinationConfiguration.bufferingHints.intervalInSeconds"}},
+		"HintsReplacedByAWS": {change: func(p *v1alpha1.DeliveryStreamParameters) {
+			p.HTTPEndpointDestinationConfiguration.BufferingHints.IntervalInSeconds = aws.Int64(60)
+		}, hintsSent: true},
+		"UnsetMembersAreAWSs": {change: func(p *v1alpha1.DeliveryStreamParameters) { p.HTTPEndpointDestinationConfiguration.RetryOptions = nil }},
+		"AttributesAdded": {change: func(p *v1alpha1.DeliveryStreamParameters) {
+			p.HTTPEndpointDestinationConfiguration.RequestConfiguration = &v1alpha1.RequestConfiguration{CommonAttributes: []v1alpha1.CommonAttribute{{AttributeName: "a", AttributeValue: "b"}}}
+		}, want: []string{"httpEndpointDestinationConfiguration.requestConfiguration.commonAttributes"}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			p := base()
+			tc.change(p)
+			sent := ""
+			if tc.hintsSent {
+				sent = BufferingHintsSent(p)
+			}
+			if diff := cmp.Diff(tc.want, DestinationDiff(p, HTTPDestination(description()), sent), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("-want, +got:\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestEncryption(t *testing.T) {
+	key := "arn:aws:kms:us-east-1:000000000000:key/k"
+	customer := &v1alpha1.DeliveryStreamEncryptionConfiguration{KeyARN: aws.String(key)}
+	observed := func(s types.DeliveryStreamEncryptionStatus, keyARN string) *types.DeliveryStreamEncryptionConfiguration {
+		o := &types.DeliveryStreamEncryptionConfiguration{Status: s}
+		if keyARN != "" {
+			o.KeyARN, o.KeyType = aws.String(keyARN), types.KeyTypeCustomerManagedCmk
+		}
+		return o
+	}
+	cases := map[string]struct {
+		want *v1alpha1.DeliveryStreamEncryptionConfiguration
+		got  *types.DeliveryStreamEncryptionConfiguration
+		do   EncryptionAction
+	}{
+		"OffAndWantedOff":      {got: observed("DISABLED", ""), do: EncryptionNone},
+		"TurnOn":               {want: customer, got: observed("DISABLED", ""), do: EncryptionStart},
+		"On":                   {want: customer, got: observed("ENABLED", key), do: EncryptionNone},
+		"ChangeKey":            {want: customer, got: observed("ENABLED", "arn:aws:kms:us-east-1:000000000000:key/old"), do: EncryptionStart},
+		"TurnOff":              {got: observed("ENABLED", key), do: EncryptionStop},
+		"WaitWhileEnabling":    {want: customer, got: observed("ENABLING", "arn:aws:kms:us-east-1:000000000000:key/old"), do: EncryptionNone},
+		"FailedWithSameKey":    {want: customer, got: observed("ENABLING_FAILED", key), do: EncryptionNone},
+		"FailedThenOtherKey":   {want: customer, got: observed("ENABLING_FAILED", "arn:aws:kms:us-east-1:000000000000:key/old"), do: EncryptionStart},
+		"FailedThenTurnedOff":  {got: observed("ENABLING_FAILED", key), do: EncryptionStop},
+		"AWSOwnedByDefault":    {want: &v1alpha1.DeliveryStreamEncryptionConfiguration{}, got: &types.DeliveryStreamEncryptionConfiguration{Status: "ENABLED", KeyType: types.KeyTypeAwsOwnedCmk}, do: EncryptionNone},
+		"DisablingFailedStays": {got: observed("DISABLING_FAILED", key), do: EncryptionNone},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := Encryption(tc.want, tc.got); got != tc.do {
+				t.Errorf("want %d, got %d", tc.do, got)
+			}
+		})
+	}
+}

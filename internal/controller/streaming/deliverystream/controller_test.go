@@ -1,0 +1,272 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package deliverystream
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/firehose"
+	"github.com/aws/aws-sdk-go-v2/service/firehose/types"
+	"github.com/aws/smithy-go"
+	xperrors "github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/test"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
+	fh "github.com/cloudkinds/provider-aws-services/internal/clients/firehose"
+	"github.com/cloudkinds/provider-aws-services/internal/conditions"
+	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
+)
+
+// mockAPI is the Firehose API with one function per call a test expects;
+// an unexpected call fails the test.
+type mockAPI struct {
+	fh.API
+	t        *testing.T
+	describe func(*firehose.DescribeDeliveryStreamInput) (*firehose.DescribeDeliveryStreamOutput, error)
+	create   func(*firehose.CreateDeliveryStreamInput) (*firehose.CreateDeliveryStreamOutput, error)
+	update   func(*firehose.UpdateDestinationInput) (*firehose.UpdateDestinationOutput, error)
+	del      func(*firehose.DeleteDeliveryStreamInput) (*firehose.DeleteDeliveryStreamOutput, error)
+	listTags func(*firehose.ListTagsForDeliveryStreamInput) (*firehose.ListTagsForDeliveryStreamOutput, error)
+}
+
+func (m *mockAPI) DescribeDeliveryStream(_ context.Context, in *firehose.DescribeDeliveryStreamInput, _ ...func(*firehose.Options)) (*firehose.DescribeDeliveryStreamOutput, error) {
+	return m.describe(in)
+}
+
+func (m *mockAPI) CreateDeliveryStream(_ context.Context, in *firehose.CreateDeliveryStreamInput, _ ...func(*firehose.Options)) (*firehose.CreateDeliveryStreamOutput, error) {
+	if m.create == nil {
+		m.t.Fatal("unexpected CreateDeliveryStream")
+	}
+	return m.create(in)
+}
+
+func (m *mockAPI) UpdateDestination(_ context.Context, in *firehose.UpdateDestinationInput, _ ...func(*firehose.Options)) (*firehose.UpdateDestinationOutput, error) {
+	if m.update == nil {
+		m.t.Fatal("unexpected UpdateDestination")
+	}
+	return m.update(in)
+}
+
+func (m *mockAPI) DeleteDeliveryStream(_ context.Context, in *firehose.DeleteDeliveryStreamInput, _ ...func(*firehose.Options)) (*firehose.DeleteDeliveryStreamOutput, error) {
+	if m.del == nil {
+		m.t.Fatal("unexpected DeleteDeliveryStream")
+	}
+	return m.del(in)
+}
+
+func (m *mockAPI) ListTagsForDeliveryStream(_ context.Context, in *firehose.ListTagsForDeliveryStreamInput, _ ...func(*firehose.Options)) (*firehose.ListTagsForDeliveryStreamOutput, error) {
+	if m.listTags == nil {
+		m.t.Fatal("unexpected ListTagsForDeliveryStream")
+	}
+	return m.listTags(in)
+}
+
+func stream(status types.DeliveryStreamStatus) *firehose.DescribeDeliveryStreamOutput {
+	return &firehose.DescribeDeliveryStreamOutput{DeliveryStreamDescription: &types.DeliveryStreamDescription{
+		DeliveryStreamName: aws.String("s"), DeliveryStreamARN: aws.String("arn:aws:firehose:us-east-1:000000000000:deliverystream/s"),
+		DeliveryStreamStatus: status, VersionId: aws.String("1"),
+		FailureDescription: &types.FailureDescription{Type: types.DeliveryStreamFailureTypeInvalidKmsKey, Details: aws.String("key disabled")},
+		Destinations: []types.DestinationDescription{{DestinationId: aws.String("d"), HttpEndpointDestinationDescription: &types.HttpEndpointDestinationDescription{
+			EndpointConfiguration:    &types.HttpEndpointDescription{Url: aws.String("https://e")},
+			S3DestinationDescription: &types.S3DestinationDescription{BucketARN: aws.String("arn:aws:s3:::b")},
+		}}},
+	}}
+}
+
+const key = "the-access-key"
+
+var errBoom = errors.New("boom")
+
+func newMR() *v1alpha1.DeliveryStream {
+	mg := &v1alpha1.DeliveryStream{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "s", UID: "uid"}}
+	meta.SetExternalName(mg, "s")
+	mg.Spec.ForProvider = v1alpha1.DeliveryStreamParameters{DeliveryStreamName: "s", HTTPEndpointDestinationConfiguration: &v1alpha1.HTTPEndpointDestinationConfiguration{
+		EndpointConfiguration: &v1alpha1.HTTPEndpointConfiguration{URL: aws.String("https://e"), AccessKey: &common.SecretKeyReference{Name: aws.String("k"), Key: "accessKey"}},
+		StoreConfiguration:    &v1alpha1.StoreConfiguration{BucketARN: aws.String("arn:aws:s3:::b")},
+	}}
+	return mg
+}
+
+func newExternal(t *testing.T, api *mockAPI, mg *v1alpha1.DeliveryStream) *external {
+	t.Helper()
+	s := runtime.NewScheme()
+	_ = clientgoscheme.AddToScheme(s)
+	_ = v1alpha1.AddToScheme(s)
+	kube := fake.NewClientBuilder().WithScheme(s).WithObjects(mg,
+		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "k"}, Data: map[string][]byte{"accessKey": []byte(key)}}).Build()
+	api.t = t
+	return &external{client: api, kube: kube, secrets: secretkey.NewReader(kube),
+		session: &awsconfig.Session{AccountID: "000000000000", Partition: "aws", Region: "us-east-1"}}
+}
+
+func TestObserve(t *testing.T) {
+	notFound := &smithy.GenericAPIError{Code: "ResourceNotFoundException", Message: "Firehose s under account 000000000000 not found."}
+	type want struct {
+		obs       managed.ExternalObservation
+		err       error
+		ready     xpv2.Condition
+		statusSet bool
+	}
+	cases := map[string]struct {
+		describe    func(*firehose.DescribeDeliveryStreamInput) (*firehose.DescribeDeliveryStreamOutput, error)
+		fingerprint bool
+		want        want
+	}{
+		"NotFound": {
+			describe: func(*firehose.DescribeDeliveryStreamInput) (*firehose.DescribeDeliveryStreamOutput, error) {
+				return nil, notFound
+			},
+			want: want{obs: managed.ExternalObservation{ResourceExists: false}},
+		},
+		"DescribeFails": {
+			describe: func(*firehose.DescribeDeliveryStreamInput) (*firehose.DescribeDeliveryStreamOutput, error) {
+				return nil, errors.New("boom")
+			},
+			want: want{err: errors.New(errDescribe + ": boom")},
+		},
+		"Creating": {
+			describe: func(*firehose.DescribeDeliveryStreamInput) (*firehose.DescribeDeliveryStreamOutput, error) {
+				return stream("CREATING"), nil
+			},
+			want: want{obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, ready: xpv2.Creating(), statusSet: true},
+		},
+		"CreatingFailedIsNeverCreatedAgain": {
+			describe: func(*firehose.DescribeDeliveryStreamInput) (*firehose.DescribeDeliveryStreamOutput, error) {
+				return stream("CREATING_FAILED"), nil
+			},
+			want: want{obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, ready: conditions.Failed("CREATING_FAILED: INVALID_KMS_KEY: key disabled"), statusSet: true},
+		},
+		"ActiveWithUnsentKey": {
+			describe: func(*firehose.DescribeDeliveryStreamInput) (*firehose.DescribeDeliveryStreamOutput, error) {
+				return stream("ACTIVE"), nil
+			},
+			want: want{obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: false,
+				Diff: "httpEndpointDestinationConfiguration.endpointConfiguration.accessKey"}, ready: xpv2.Available(), statusSet: true},
+		},
+		"ActiveAndUpToDate": {
+			describe: func(*firehose.DescribeDeliveryStreamInput) (*firehose.DescribeDeliveryStreamOutput, error) {
+				return stream("ACTIVE"), nil
+			},
+			fingerprint: true,
+			want:        want{obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, ready: xpv2.Available(), statusSet: true},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			mg := newMR()
+			if tc.fingerprint {
+				meta.AddAnnotations(mg, map[string]string{AnnotationAccessKeyFingerprint: secretkey.Fingerprint("uid", []byte(key))})
+			}
+			e := newExternal(t, &mockAPI{describe: tc.describe}, mg)
+			obs, err := e.Observe(context.Background(), mg)
+			if diff := cmp.Diff(tc.want.err, err, test.EquateErrors()); diff != "" {
+				t.Fatalf("error: -want, +got:\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.want.obs, obs); diff != "" {
+				t.Errorf("observation: -want, +got:\n%s", diff)
+			}
+			if tc.want.statusSet {
+				if diff := cmp.Diff(tc.want.ready, mg.GetCondition(xpv2.TypeReady), test.EquateConditions()); diff != "" {
+					t.Errorf("Ready: -want, +got:\n%s", diff)
+				}
+				if mg.Status.AtProvider.ACKResourceMetadata == nil || mg.Status.AtProvider.ACKResourceMetadata.OwnerAccountID != "000000000000" {
+					t.Errorf("metadata: %+v", mg.Status.AtProvider.ACKResourceMetadata)
+				}
+			}
+		})
+	}
+}
+
+func TestCreateSendsTheKeyAndRecordsItsFingerprintOnly(t *testing.T) {
+	mg := newMR()
+	var sent *firehose.CreateDeliveryStreamInput
+	e := newExternal(t, &mockAPI{create: func(in *firehose.CreateDeliveryStreamInput) (*firehose.CreateDeliveryStreamOutput, error) {
+		sent = in
+		return &firehose.CreateDeliveryStreamOutput{}, nil
+	}}, mg)
+	if _, err := e.Create(context.Background(), mg); err != nil {
+		t.Fatal(err)
+	}
+	if aws.ToString(sent.HttpEndpointDestinationConfiguration.EndpointConfiguration.AccessKey) != key {
+		t.Error("the access key was not sent")
+	}
+	if got := mg.GetAnnotations()[AnnotationAccessKeyFingerprint]; got != secretkey.Fingerprint("uid", []byte(key)) {
+		t.Errorf("fingerprint annotation %q", got)
+	}
+	for k, v := range mg.GetAnnotations() {
+		if v == key {
+			t.Errorf("annotation %s holds the key", k)
+		}
+	}
+}
+
+func TestUpdateCarriesVersionAndDestination(t *testing.T) {
+	mg := newMR()
+	var sent *firehose.UpdateDestinationInput
+	api := &mockAPI{
+		describe: func(*firehose.DescribeDeliveryStreamInput) (*firehose.DescribeDeliveryStreamOutput, error) {
+			return stream("ACTIVE"), nil
+		},
+		update: func(in *firehose.UpdateDestinationInput) (*firehose.UpdateDestinationOutput, error) {
+			sent = in
+			return &firehose.UpdateDestinationOutput{}, nil
+		},
+	}
+	e := newExternal(t, api, mg)
+	if _, err := e.Observe(context.Background(), mg); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Update(context.Background(), mg); err != nil {
+		t.Fatal(err)
+	}
+	if aws.ToString(sent.CurrentDeliveryStreamVersionId) != "1" || aws.ToString(sent.DestinationId) != "d" ||
+		aws.ToString(sent.HttpEndpointDestinationUpdate.EndpointConfiguration.AccessKey) != key {
+		t.Errorf("update: %+v", sent)
+	}
+}
+
+func TestDeleteSkipsAStreamBeingDeleted(t *testing.T) {
+	mg := newMR()
+	mg.Status.AtProvider.DeliveryStreamStatus = aws.String("DELETING")
+	e := newExternal(t, &mockAPI{}, mg)
+	if _, err := e.Delete(context.Background(), mg); err != nil {
+		t.Fatal(err)
+	}
+	mg.Status.AtProvider.DeliveryStreamStatus = aws.String("CREATING_FAILED")
+	deleted := 0
+	e.client = &mockAPI{t: t, del: func(*firehose.DeleteDeliveryStreamInput) (*firehose.DeleteDeliveryStreamOutput, error) {
+		deleted++
+		return &firehose.DeleteDeliveryStreamOutput{}, nil
+	}}
+	if _, err := e.Delete(context.Background(), mg); err != nil || deleted != 1 {
+		t.Errorf("a failed stream was not deleted: %d calls, %v", deleted, err)
+	}
+}
