@@ -150,7 +150,7 @@ func TestObserve(t *testing.T) {
 			describe: func(*firehose.DescribeDeliveryStreamInput) (*firehose.DescribeDeliveryStreamOutput, error) {
 				return nil, errors.New("boom")
 			},
-			want: want{err: errors.New(errDescribe + ": boom")},
+			want: want{err: xperrors.Wrap(errBoom, errDescribe)},
 		},
 		"Creating": {
 			describe: func(*firehose.DescribeDeliveryStreamInput) (*firehose.DescribeDeliveryStreamOutput, error) {
