@@ -148,7 +148,7 @@ func TestObserve(t *testing.T) {
 		},
 		"DescribeFails": {
 			describe: func(*firehose.DescribeDeliveryStreamInput) (*firehose.DescribeDeliveryStreamOutput, error) {
-				return nil, errors.New("boom")
+				return nil, errBoom
 			},
 			want: want{err: xperrors.Wrap(errBoom, errDescribe)},
 		},
