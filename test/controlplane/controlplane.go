@@ -54,9 +54,10 @@ func RepoRoot() string {
 	return filepath.Join(filepath.Dir(file), "..", "..")
 }
 
-// Start starts a control plane and installs the CRDs of package/crds. The
-// binaries are taken from $KUBEBUILDER_ASSETS, else from .cache/controlplane.
-func Start() (*ControlPlane, error) {
+// Start starts a control plane and installs the CRDs of package/crds and of
+// extraCRDs (files or folders). The binaries are taken from
+// $KUBEBUILDER_ASSETS, else from .cache/controlplane.
+func Start(extraCRDs ...string) (*ControlPlane, error) {
 	assets := os.Getenv("KUBEBUILDER_ASSETS")
 	if assets == "" {
 		assets = filepath.Join(RepoRoot(), ".cache", "controlplane")
@@ -73,7 +74,7 @@ func Start() (*ControlPlane, error) {
 	}
 	env := &envtest.Environment{
 		BinaryAssetsDirectory: assets,
-		CRDDirectoryPaths:     []string{filepath.Join(RepoRoot(), "package", "crds")},
+		CRDDirectoryPaths:     append([]string{filepath.Join(RepoRoot(), "package", "crds")}, extraCRDs...),
 		ErrorIfCRDPathMissing: true,
 		Scheme:                s,
 	}
@@ -92,4 +93,9 @@ func Start() (*ControlPlane, error) {
 // Stop stops the API server and etcd and removes their data.
 func (cp *ControlPlane) Stop() error {
 	return cp.env.Stop()
+}
+
+// ReferenceTargetCRDs are test stand-ins for the kinds references resolve.
+func ReferenceTargetCRDs() string {
+	return filepath.Join(RepoRoot(), "test", "testdata", "crds")
 }

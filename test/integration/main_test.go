@@ -31,7 +31,7 @@ var cp *controlplane.ControlPlane
 
 func TestMain(m *testing.M) {
 	var err error
-	cp, err = controlplane.Start()
+	cp, err = controlplane.Start(controlplane.ReferenceTargetCRDs())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "cannot start the control plane:", err)
 		os.Exit(1)

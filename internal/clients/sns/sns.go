@@ -1,0 +1,178 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package sns is the AWS side of Subscription: the narrow SNS API the
+// controller uses and pure functions between the API types and SNS's
+// attributes. The contract's protocol values queue, function and stream are
+// SNS's sqs, lambda and firehose.
+package sns
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"sort"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
+
+	"github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
+)
+
+// API is the part of the SNS client the controller uses.
+type API interface {
+	Subscribe(ctx context.Context, in *sns.SubscribeInput, o ...func(*sns.Options)) (*sns.SubscribeOutput, error)
+	GetSubscriptionAttributes(ctx context.Context, in *sns.GetSubscriptionAttributesInput, o ...func(*sns.Options)) (*sns.GetSubscriptionAttributesOutput, error)
+	SetSubscriptionAttributes(ctx context.Context, in *sns.SetSubscriptionAttributesInput, o ...func(*sns.Options)) (*sns.SetSubscriptionAttributesOutput, error)
+	Unsubscribe(ctx context.Context, in *sns.UnsubscribeInput, o ...func(*sns.Options)) (*sns.UnsubscribeOutput, error)
+}
+
+// SNS's attribute names.
+const (
+	AttrDeliveryPolicy          = "DeliveryPolicy"
+	AttrFilterPolicy            = "FilterPolicy"
+	AttrFilterPolicyScope       = "FilterPolicyScope"
+	AttrRawMessageDelivery      = "RawMessageDelivery"
+	AttrRedrivePolicy           = "RedrivePolicy"
+	AttrSubscriptionRoleArn     = "SubscriptionRoleArn"
+	AttrPendingConfirmation     = "PendingConfirmation"
+	AttrConfirmationWasAuth     = "ConfirmationWasAuthenticated"
+	AttrEffectiveDeliveryPolicy = "EffectiveDeliveryPolicy"
+	AttrOwner                   = "Owner"
+)
+
+var protocols = map[string]string{"queue": "sqs", "function": "lambda", "stream": "firehose"}
+
+// Protocol translates the API's protocol to SNS's.
+func Protocol(p string) string {
+	if aws, ok := protocols[p]; ok {
+		return aws
+	}
+	return p
+}
+
+// jsonAttributes are compared as JSON documents, never as strings.
+var jsonAttributes = map[string]bool{AttrDeliveryPolicy: true, AttrFilterPolicy: true, AttrRedrivePolicy: true}
+
+// Attributes returns the attributes a spec sets, by SNS name.
+func Attributes(p *v1alpha1.SubscriptionParameters) map[string]string {
+	out := map[string]string{}
+	for name, v := range map[string]*string{
+		AttrDeliveryPolicy:      p.DeliveryPolicy,
+		AttrFilterPolicy:        p.FilterPolicy,
+		AttrFilterPolicyScope:   p.FilterPolicyScope,
+		AttrRawMessageDelivery:  p.RawMessageDelivery,
+		AttrRedrivePolicy:       p.RedrivePolicy,
+		AttrSubscriptionRoleArn: p.SubscriptionRoleARN,
+	} {
+		if v != nil {
+			out[name] = *v
+		}
+	}
+	return out
+}
+
+// SubscribeInput builds the Subscribe request: the attributes go in the same
+// call, and SNS returns the ARN even while confirmation is pending.
+func SubscribeInput(p *v1alpha1.SubscriptionParameters) *sns.SubscribeInput {
+	in := &sns.SubscribeInput{
+		TopicArn:              p.TopicARN,
+		Protocol:              aws.String(Protocol(p.Protocol)),
+		Endpoint:              p.Endpoint,
+		ReturnSubscriptionArn: true,
+	}
+	if a := Attributes(p); len(a) > 0 {
+		in.Attributes = a
+	}
+	return in
+}
+
+// Observation is the status of a subscription as SNS describes it; the caller
+// adds the resource metadata.
+func Observation(attrs map[string]string) v1alpha1.SubscriptionObservation {
+	get := func(k string) *string {
+		if v, ok := attrs[k]; ok {
+			return aws.String(v)
+		}
+		return nil
+	}
+	return v1alpha1.SubscriptionObservation{
+		ConfirmationWasAuthenticated: get(AttrConfirmationWasAuth),
+		EffectiveDeliveryPolicy:      get(AttrEffectiveDeliveryPolicy),
+		Owner:                        get(AttrOwner),
+		PendingConfirmation:          get(AttrPendingConfirmation),
+	}
+}
+
+// Pending reports whether the subscription waits for its endpoint's
+// confirmation.
+func Pending(attrs map[string]string) bool { return attrs[AttrPendingConfirmation] == "true" }
+
+// LateInitialize fills the attributes SNS defaulted into the spec.
+func LateInitialize(p *v1alpha1.SubscriptionParameters, attrs map[string]string) bool {
+	changed := false
+	fill := func(dst **string, k string) {
+		if v, ok := attrs[k]; ok && *dst == nil && v != "" {
+			*dst = aws.String(v)
+			changed = true
+		}
+	}
+	fill(&p.RawMessageDelivery, AttrRawMessageDelivery)
+	if p.FilterPolicy != nil {
+		fill(&p.FilterPolicyScope, AttrFilterPolicyScope)
+	}
+	return changed
+}
+
+// AttributeUpdates returns the attributes to set, by SNS name, so that SNS
+// matches the spec; attributes the spec leaves out are SNS's. JSON policies
+// that differ only in formatting or key order are equal.
+func AttributeUpdates(p *v1alpha1.SubscriptionParameters, attrs map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, want := range Attributes(p) {
+		got := attrs[k]
+		if jsonAttributes[k] {
+			if JSONEqual(want, got) {
+				continue
+			}
+		} else if want == got {
+			continue
+		}
+		out[k] = want
+	}
+	return out
+}
+
+// SortedNames returns the names of an attribute map in order, so that
+// updates happen in a stable order.
+func SortedNames(m map[string]string) []string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// JSONEqual reports whether two JSON documents are equal; documents that do
+// not parse are compared as strings.
+func JSONEqual(a, b string) bool {
+	var x, y any
+	if json.Unmarshal([]byte(a), &x) != nil || json.Unmarshal([]byte(b), &y) != nil {
+		return a == b
+	}
+	return reflect.DeepEqual(x, y)
+}

@@ -1,0 +1,166 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package subscription reconciles Subscriptions with Amazon SNS.
+package subscription
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/metadata"
+	snsclient "github.com/cloudkinds/provider-aws-services/internal/clients/sns"
+	"github.com/cloudkinds/provider-aws-services/internal/conditions"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/connect"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
+)
+
+const (
+	errGet         = "cannot get the attributes of subscription"
+	errSubscribe   = "cannot subscribe"
+	errSet         = "cannot set attribute %s of subscription"
+	errUnsubscribe = "cannot unsubscribe"
+	errMismatch    = "the subscription named by the external name subscribes %s of %s to %s, not what the spec says (%s of %s to %s)"
+
+	msgPending = "waiting for the endpoint to confirm the subscription; SNS deletes a subscription that is not confirmed within three days"
+)
+
+// Setup adds the Subscription controller to the manager. A Subscription's
+// external name is its ARN, which Subscribe returns, so no initializer sets
+// it beforehand.
+func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) error {
+	name := managed.ControllerName(v1alpha1.SubscriptionGroupKind.String())
+	connector := connect.New(mgr.GetClient(), sessions,
+		func(mg *v1alpha1.Subscription) *string { return mg.Spec.ForProvider.Region },
+		func(_ *v1alpha1.Subscription, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.Subscription] {
+			return &external{client: awsconfig.ClientFor(s, sns.NewFromConfig), session: s}
+		})
+	r := managed.NewReconciler(mgr, resource.ManagedKind(v1alpha1.SubscriptionGroupVersionKind),
+		managedoptions.For(mgr, name, o,
+			managed.WithTypedExternalConnector[*v1alpha1.Subscription](connector),
+			managed.WithInitializers(),
+		)...)
+	return managedoptions.Register(mgr, name, o, &v1alpha1.Subscription{}, r)
+}
+
+type external struct {
+	client  snsclient.API
+	session *awsconfig.Session
+
+	updates map[string]string
+}
+
+// Observe reads the subscription's attributes.
+func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (managed.ExternalObservation, error) {
+	arn := meta.GetExternalName(mg)
+	if arn == "" {
+		return managed.ExternalObservation{ResourceExists: false}, nil
+	}
+	out, err := e.client.GetSubscriptionAttributes(ctx, &sns.GetSubscriptionAttributesInput{SubscriptionArn: aws.String(arn)})
+	if awserrors.IsNotFound(err) {
+		return managed.ExternalObservation{ResourceExists: false}, nil
+	}
+	if err != nil {
+		return managed.ExternalObservation{}, errors.Wrap(err, errGet)
+	}
+	attrs := out.Attributes
+	if meta.WasDeleted(mg) && snsclient.Pending(attrs) {
+		// SNS refuses to delete a subscription that is pending
+		// confirmation and deletes it itself when the confirmation
+		// expires: there is nothing to wait for.
+		return managed.ExternalObservation{ResourceExists: false}, nil
+	}
+	p := &mg.Spec.ForProvider
+	if err := matches(p, attrs); err != nil {
+		return managed.ExternalObservation{}, err
+	}
+
+	mg.Status.AtProvider = snsclient.Observation(attrs)
+	lateInitialized := snsclient.LateInitialize(p, attrs)
+	if snsclient.Pending(attrs) {
+		mg.SetConditions(conditions.PendingConfirmation(msgPending))
+		mg.Status.AtProvider.ACKResourceMetadata = metadata.WithPartition(e.session, arn)
+		return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ResourceLateInitialized: lateInitialized}, nil
+	}
+	mg.SetConditions(xpv2.Available())
+	e.updates = snsclient.AttributeUpdates(p, attrs)
+	mg.Status.AtProvider.ACKResourceMetadata = metadata.WithPartition(e.session, arn)
+	return managed.ExternalObservation{
+		ResourceExists:          true,
+		ResourceUpToDate:        len(e.updates) == 0,
+		ResourceLateInitialized: lateInitialized,
+		Diff:                    strings.Join(snsclient.SortedNames(e.updates), ", "),
+	}, nil
+}
+
+// matches verifies that the subscription the external name names is the one
+// the spec describes: its topic, protocol and endpoint cannot be changed, so
+// a mismatch is an error, never an update.
+func matches(p *v1alpha1.SubscriptionParameters, attrs map[string]string) error {
+	topic, protocol, endpoint := attrs["TopicArn"], attrs["Protocol"], attrs["Endpoint"]
+	if topic == aws.ToString(p.TopicARN) && protocol == snsclient.Protocol(p.Protocol) && endpoint == aws.ToString(p.Endpoint) {
+		return nil
+	}
+	return fmt.Errorf(errMismatch, protocol, endpoint, topic, snsclient.Protocol(p.Protocol), aws.ToString(p.Endpoint), aws.ToString(p.TopicARN))
+}
+
+// Create subscribes with every attribute in the same call; the ARN becomes
+// the external name. Subscribe is idempotent, so a retry after a lost answer
+// returns the same subscription.
+func (e *external) Create(ctx context.Context, mg *v1alpha1.Subscription) (managed.ExternalCreation, error) {
+	out, err := e.client.Subscribe(ctx, snsclient.SubscribeInput(&mg.Spec.ForProvider))
+	if err != nil {
+		return managed.ExternalCreation{}, errors.Wrap(err, errSubscribe)
+	}
+	meta.SetExternalName(mg, aws.ToString(out.SubscriptionArn))
+	return managed.ExternalCreation{}, nil
+}
+
+// Update sets each attribute that differs, one call each, as SNS requires.
+func (e *external) Update(ctx context.Context, mg *v1alpha1.Subscription) (managed.ExternalUpdate, error) {
+	arn := meta.GetExternalName(mg)
+	for _, name := range snsclient.SortedNames(e.updates) {
+		in := &sns.SetSubscriptionAttributesInput{SubscriptionArn: aws.String(arn), AttributeName: aws.String(name), AttributeValue: aws.String(e.updates[name])}
+		if _, err := e.client.SetSubscriptionAttributes(ctx, in); err != nil {
+			return managed.ExternalUpdate{}, errors.Wrapf(err, errSet, name)
+		}
+	}
+	return managed.ExternalUpdate{}, nil
+}
+
+// Delete unsubscribes.
+func (e *external) Delete(ctx context.Context, mg *v1alpha1.Subscription) (managed.ExternalDelete, error) {
+	mg.SetConditions(xpv2.Deleting())
+	_, err := e.client.Unsubscribe(ctx, &sns.UnsubscribeInput{SubscriptionArn: aws.String(meta.GetExternalName(mg))})
+	return managed.ExternalDelete{}, errors.Wrap(awserrors.IgnoreNotFound(err), errUnsubscribe)
+}
+
+// Disconnect does nothing: the session's clients are shared.
+func (e *external) Disconnect(context.Context) error { return nil }
