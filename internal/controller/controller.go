@@ -23,6 +23,7 @@ import (
 
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/config"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/eventbus/endpoint"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/notification/subscription"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/streaming/deliverystream"
 )
@@ -36,6 +37,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) er
 	for _, setup := range []func(ctrl.Manager, controller.Options, *awsconfig.Cache) error{
 		deliverystream.Setup,
 		subscription.Setup,
+		endpoint.Setup,
 	} {
 		if err := setup(mgr, o, sessions); err != nil {
 			return err

@@ -1,0 +1,98 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package eventbridge
+
+import (
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
+	"github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
+)
+
+func spec() *v1alpha1.EndpointParameters {
+	return &v1alpha1.EndpointParameters{
+		Name: "e", Description: aws.String("d"), RoleARN: aws.String("arn:aws:iam::000000000000:role/r"),
+		EventBuses: []v1alpha1.EndpointEventBus{{EventBusARN: "arn:aws:events:us-east-1:000000000000:event-bus/b"}, {EventBusARN: "arn:aws:events:us-west-2:000000000000:event-bus/b"}},
+		RoutingConfig: v1alpha1.RoutingConfig{FailoverConfig: &v1alpha1.FailoverConfig{
+			Primary: &v1alpha1.Primary{HealthCheck: aws.String("hc")}, Secondary: &v1alpha1.Secondary{Route: aws.String("us-west-2")}}},
+	}
+}
+
+func described() *eventbridge.DescribeEndpointOutput {
+	return &eventbridge.DescribeEndpointOutput{
+		Name: aws.String("e"), Description: aws.String("d"), RoleArn: aws.String("arn:aws:iam::000000000000:role/r"),
+		EventBuses:        []types.EndpointEventBus{{EventBusArn: aws.String("arn:aws:events:us-east-1:000000000000:event-bus/b")}, {EventBusArn: aws.String("arn:aws:events:us-west-2:000000000000:event-bus/b")}},
+		RoutingConfig:     &types.RoutingConfig{FailoverConfig: &types.FailoverConfig{Primary: &types.Primary{HealthCheck: aws.String("hc")}, Secondary: &types.Secondary{Route: aws.String("us-west-2")}}},
+		ReplicationConfig: &types.ReplicationConfig{State: types.ReplicationStateEnabled},
+		State:             types.EndpointStateActive, EndpointId: aws.String("abc.xyz"), EndpointUrl: aws.String("https://abc.xyz.endpoint.events.amazonaws.com"),
+		Arn: aws.String("arn:aws:events:us-east-1:000000000000:endpoint/e"),
+	}
+}
+
+func TestDiff(t *testing.T) {
+	cases := map[string]struct {
+		change func(*v1alpha1.EndpointParameters)
+		want   []string
+	}{
+		"Same":               {change: func(*v1alpha1.EndpointParameters) {}},
+		"DefaultReplication": {change: func(p *v1alpha1.EndpointParameters) { p.ReplicationConfig = nil }},
+		"ReplicationDisabled": {change: func(p *v1alpha1.EndpointParameters) {
+			p.ReplicationConfig = &v1alpha1.ReplicationConfig{State: aws.String("DISABLED")}
+		}, want: []string{"replicationConfig.state"}},
+		"Description":            {change: func(p *v1alpha1.EndpointParameters) { p.Description = aws.String("x") }, want: []string{"description"}},
+		"UnsetDescriptionIsAWSs": {change: func(p *v1alpha1.EndpointParameters) { p.Description = nil }},
+		"Buses": {change: func(p *v1alpha1.EndpointParameters) {
+			p.EventBuses[1].EventBusARN = "arn:aws:events:eu-west-1:000000000000:event-bus/b"
+		}, want: []string{"eventBuses"}},
+		"Route": {change: func(p *v1alpha1.EndpointParameters) {
+			p.RoutingConfig.FailoverConfig.Secondary.Route = aws.String("eu-west-1")
+		}, want: []string{"routingConfig"}},
+		"Role": {change: func(p *v1alpha1.EndpointParameters) { p.RoleARN = aws.String("arn:aws:iam::000000000000:role/x") }, want: []string{"roleARN"}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			p := spec()
+			tc.change(p)
+			if diff := cmp.Diff(tc.want, Diff(p, described()), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("-want, +got:\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestLateInitializeAndConnectionDetails(t *testing.T) {
+	p := spec()
+	if !LateInitialize(p, described()) || aws.ToString(p.ReplicationConfig.State) != "ENABLED" {
+		t.Errorf("replication state not late-initialized: %+v", p.ReplicationConfig)
+	}
+	if LateInitialize(p, described()) {
+		t.Error("a second late initialization changed the spec")
+	}
+	want := map[string][]byte{"endpointURL": []byte("https://abc.xyz.endpoint.events.amazonaws.com"), "endpointID": []byte("abc.xyz"), "arn": []byte("arn:aws:events:us-east-1:000000000000:endpoint/e")}
+	if diff := cmp.Diff(want, ConnectionDetails(described())); diff != "" {
+		t.Errorf("-want, +got:\n%s", diff)
+	}
+	in := CreateInput(spec())
+	if in.ReplicationConfig != nil || aws.ToString(in.RoutingConfig.FailoverConfig.Secondary.Route) != "us-west-2" || len(in.EventBuses) != 2 {
+		t.Errorf("create input: %+v", in)
+	}
+}

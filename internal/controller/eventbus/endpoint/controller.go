@@ -1,0 +1,147 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package endpoint reconciles Endpoints with EventBridge global endpoints.
+package endpoint
+
+import (
+	"context"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
+	"github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
+	eb "github.com/cloudkinds/provider-aws-services/internal/clients/eventbridge"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/metadata"
+	"github.com/cloudkinds/provider-aws-services/internal/conditions"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/connect"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
+	"github.com/cloudkinds/provider-aws-services/internal/externalname"
+)
+
+const (
+	errDescribe = "cannot describe endpoint"
+	errCreate   = "cannot create endpoint"
+	errUpdate   = "cannot update endpoint"
+	errDelete   = "cannot delete endpoint"
+)
+
+// states maps EventBridge's endpoint states onto the Ready condition.
+var states = conditions.StateMap{
+	Available: []string{string(types.EndpointStateActive)},
+	Creating:  []string{string(types.EndpointStateCreating)},
+	Updating:  []string{string(types.EndpointStateUpdating)},
+	Deleting:  []string{string(types.EndpointStateDeleting)},
+	Failed:    []string{string(types.EndpointStateCreateFailed), string(types.EndpointStateUpdateFailed), string(types.EndpointStateDeleteFailed)},
+}
+
+// Setup adds the Endpoint controller to the manager.
+func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) error {
+	name := managed.ControllerName(v1alpha1.EndpointGroupKind.String())
+	kube := mgr.GetClient()
+	connector := connect.New(kube, sessions,
+		func(mg *v1alpha1.Endpoint) *string { return mg.Spec.ForProvider.Region },
+		func(_ *v1alpha1.Endpoint, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.Endpoint] {
+			return &external{client: awsconfig.ClientFor(s, eventbridge.NewFromConfig), session: s}
+		})
+	r := managed.NewReconciler(mgr, resource.ManagedKind(v1alpha1.EndpointGroupVersionKind),
+		managedoptions.For(mgr, name, o,
+			managed.WithTypedExternalConnector[*v1alpha1.Endpoint](connector),
+			managed.WithInitializers(externalname.FromField(kube, "spec.forProvider.name",
+				func(mg *v1alpha1.Endpoint) string { return mg.Spec.ForProvider.Name })),
+		)...)
+	return managedoptions.Register(mgr, name, o, &v1alpha1.Endpoint{}, r)
+}
+
+type external struct {
+	client  eb.API
+	session *awsconfig.Session
+}
+
+// Observe describes the endpoint: one call, which also carries its URL.
+func (e *external) Observe(ctx context.Context, mg *v1alpha1.Endpoint) (managed.ExternalObservation, error) {
+	d, err := e.client.DescribeEndpoint(ctx, &eventbridge.DescribeEndpointInput{Name: aws.String(meta.GetExternalName(mg))})
+	if awserrors.IsNotFound(err) {
+		return managed.ExternalObservation{ResourceExists: false}, nil
+	}
+	if err != nil {
+		return managed.ExternalObservation{}, errors.Wrap(err, errDescribe)
+	}
+	previous := mg.Status.AtProvider.ACKResourceMetadata
+	mg.Status.AtProvider = eb.Observation(d)
+	lateInitialized := eb.LateInitialize(&mg.Spec.ForProvider, d)
+	mg.SetConditions(states.Condition(string(d.State), aws.ToString(d.StateReason)))
+
+	// Only an ACTIVE endpoint, or one whose update failed, can be updated;
+	// a failed update whose spec AWS already holds is not retried.
+	diffs := []string{}
+	if d.State == types.EndpointStateActive || d.State == types.EndpointStateUpdateFailed {
+		diffs = eb.Diff(&mg.Spec.ForProvider, d)
+	}
+	verified := ""
+	if len(diffs) == 0 || !meta.GetExternalCreateSucceeded(mg).IsZero() || (previous != nil && previous.ARN != nil) {
+		verified = aws.ToString(d.Arn)
+	}
+	mg.Status.AtProvider.ACKResourceMetadata = metadata.WithPartition(e.session, verified)
+	return managed.ExternalObservation{
+		ResourceExists:          true,
+		ResourceUpToDate:        len(diffs) == 0,
+		ResourceLateInitialized: lateInitialized,
+		ConnectionDetails:       eb.ConnectionDetails(d),
+		Diff:                    strings.Join(diffs, ", "),
+	}, nil
+}
+
+// Create creates the endpoint.
+func (e *external) Create(ctx context.Context, mg *v1alpha1.Endpoint) (managed.ExternalCreation, error) {
+	if _, err := e.client.CreateEndpoint(ctx, eb.CreateInput(&mg.Spec.ForProvider)); err != nil {
+		return managed.ExternalCreation{}, errors.Wrap(err, errCreate)
+	}
+	mg.SetConditions(xpv2.Creating())
+	return managed.ExternalCreation{}, nil
+}
+
+// Update sends the whole updatable configuration in one call.
+func (e *external) Update(ctx context.Context, mg *v1alpha1.Endpoint) (managed.ExternalUpdate, error) {
+	if _, err := e.client.UpdateEndpoint(ctx, eb.UpdateInput(&mg.Spec.ForProvider)); err != nil {
+		return managed.ExternalUpdate{}, errors.Wrap(err, errUpdate)
+	}
+	return managed.ExternalUpdate{}, nil
+}
+
+// Delete deletes the endpoint, unless EventBridge is deleting it already.
+func (e *external) Delete(ctx context.Context, mg *v1alpha1.Endpoint) (managed.ExternalDelete, error) {
+	mg.SetConditions(xpv2.Deleting())
+	if aws.ToString(mg.Status.AtProvider.State) == string(types.EndpointStateDeleting) {
+		return managed.ExternalDelete{}, nil
+	}
+	_, err := e.client.DeleteEndpoint(ctx, &eventbridge.DeleteEndpointInput{Name: aws.String(meta.GetExternalName(mg))})
+	return managed.ExternalDelete{}, errors.Wrap(awserrors.IgnoreNotFound(err), errDelete)
+}
+
+// Disconnect does nothing: the session's clients are shared.
+func (e *external) Disconnect(context.Context) error { return nil }
