@@ -24,6 +24,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/config"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/eventbus/endpoint"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/mlplatform/endpointconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/notification/subscription"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/streaming/deliverystream"
 )
@@ -38,6 +39,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) er
 		deliverystream.Setup,
 		subscription.Setup,
 		endpoint.Setup,
+		endpointconfig.Setup,
 	} {
 		if err := setup(mgr, o, sessions); err != nil {
 			return err

@@ -1,0 +1,159 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package endpointconfig reconciles EndpointConfigs with Amazon SageMaker.
+package endpointconfig
+
+import (
+	"context"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/metadata"
+	sm "github.com/cloudkinds/provider-aws-services/internal/clients/sagemaker"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/connect"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
+	"github.com/cloudkinds/provider-aws-services/internal/externalname"
+)
+
+const (
+	errDescribe = "cannot describe endpoint configuration"
+	errCreate   = "cannot create endpoint configuration"
+	errDelete   = "cannot delete endpoint configuration"
+	errListTags = "cannot list the tags of endpoint configuration"
+	errAddTags  = "cannot tag endpoint configuration"
+	errDelTags  = "cannot untag endpoint configuration"
+	errReplaced = "the endpoint configuration in SageMaker differs from the spec in %s; SageMaker cannot change an endpoint configuration in place: delete this resource to remove it, or set spec.forProvider to what SageMaker holds"
+)
+
+// Setup adds the EndpointConfig controller to the manager.
+func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) error {
+	name := managed.ControllerName(v1alpha1.EndpointConfigGroupKind.String())
+	kube := mgr.GetClient()
+	connector := connect.New(kube, sessions,
+		func(mg *v1alpha1.EndpointConfig) *string { return mg.Spec.ForProvider.Region },
+		func(_ *v1alpha1.EndpointConfig, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.EndpointConfig] {
+			return &external{client: awsconfig.ClientFor(s, sagemaker.NewFromConfig), session: s}
+		})
+	r := managed.NewReconciler(mgr, resource.ManagedKind(v1alpha1.EndpointConfigGroupVersionKind),
+		managedoptions.For(mgr, name, o,
+			managed.WithTypedExternalConnector[*v1alpha1.EndpointConfig](connector),
+			managed.WithInitializers(externalname.FromField(kube, "spec.forProvider.endpointConfigName",
+				func(mg *v1alpha1.EndpointConfig) string { return mg.Spec.ForProvider.EndpointConfigName })),
+		)...)
+	return managedoptions.Register(mgr, name, o, &v1alpha1.EndpointConfig{}, r)
+}
+
+type external struct {
+	client  sm.API
+	session *awsconfig.Session
+
+	arn          string
+	bodyDiff     []string
+	observedTags map[string]string
+}
+
+// Observe describes the endpoint configuration and, when the spec manages
+// tags, lists them (the description has none).
+func (e *external) Observe(ctx context.Context, mg *v1alpha1.EndpointConfig) (managed.ExternalObservation, error) {
+	d, err := e.client.DescribeEndpointConfig(ctx, &sagemaker.DescribeEndpointConfigInput{EndpointConfigName: aws.String(meta.GetExternalName(mg))})
+	if awserrors.IsNotFound(err, sm.NotFound) {
+		return managed.ExternalObservation{ResourceExists: false}, nil
+	}
+	if err != nil {
+		return managed.ExternalObservation{}, errors.Wrap(err, errDescribe)
+	}
+	e.arn = aws.ToString(d.EndpointConfigArn)
+	p := &mg.Spec.ForProvider
+	e.bodyDiff = sm.BodyDiff(p, d)
+	diffs := append([]string{}, e.bodyDiff...)
+	if len(p.Tags) > 0 {
+		out, err := e.client.ListTags(ctx, &sagemaker.ListTagsInput{ResourceArn: d.EndpointConfigArn})
+		if err != nil {
+			return managed.ExternalObservation{}, errors.Wrap(err, errListTags)
+		}
+		e.observedTags = sm.TagMap(out.Tags)
+		if !tags.Equal(tags.FromList(p.Tags), e.observedTags) {
+			diffs = append(diffs, "tags")
+		}
+	}
+	previous := mg.Status.AtProvider.ACKResourceMetadata
+	verified := ""
+	if len(e.bodyDiff) == 0 || !meta.GetExternalCreateSucceeded(mg).IsZero() || (previous != nil && previous.ARN != nil) {
+		verified = e.arn
+	}
+	mg.Status.AtProvider.ACKResourceMetadata = metadata.For(e.session, verified)
+	mg.SetConditions(xpv2.Available())
+	return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: len(diffs) == 0, Diff: strings.Join(diffs, ", ")}, nil
+}
+
+// Create creates the endpoint configuration with every field and its tags.
+// A KMS key with a local-storage instance type is refused before the call,
+// as SageMaker would refuse it.
+func (e *external) Create(ctx context.Context, mg *v1alpha1.EndpointConfig) (managed.ExternalCreation, error) {
+	if err := sm.LocalStorageConflict(&mg.Spec.ForProvider); err != nil {
+		return managed.ExternalCreation{}, err
+	}
+	if _, err := e.client.CreateEndpointConfig(ctx, sm.CreateInput(&mg.Spec.ForProvider)); err != nil {
+		return managed.ExternalCreation{}, errors.Wrap(err, errCreate)
+	}
+	return managed.ExternalCreation{}, nil
+}
+
+// Update changes the tags, the only part SageMaker can change. A body that
+// differs was replaced outside Kubernetes, and is reported as an error.
+func (e *external) Update(ctx context.Context, mg *v1alpha1.EndpointConfig) (managed.ExternalUpdate, error) {
+	if e.observedTags != nil {
+		set, remove := tags.Diff(tags.FromList(mg.Spec.ForProvider.Tags), e.observedTags)
+		if len(remove) > 0 {
+			if _, err := e.client.DeleteTags(ctx, &sagemaker.DeleteTagsInput{ResourceArn: aws.String(e.arn), TagKeys: remove}); err != nil {
+				return managed.ExternalUpdate{}, errors.Wrap(err, errDelTags)
+			}
+		}
+		if len(set) > 0 {
+			if _, err := e.client.AddTags(ctx, &sagemaker.AddTagsInput{ResourceArn: aws.String(e.arn), Tags: sm.Tags(set)}); err != nil {
+				return managed.ExternalUpdate{}, errors.Wrap(err, errAddTags)
+			}
+		}
+	}
+	if len(e.bodyDiff) > 0 {
+		return managed.ExternalUpdate{}, errors.Errorf(errReplaced, strings.Join(e.bodyDiff, ", "))
+	}
+	return managed.ExternalUpdate{}, nil
+}
+
+// Delete deletes the endpoint configuration.
+func (e *external) Delete(ctx context.Context, mg *v1alpha1.EndpointConfig) (managed.ExternalDelete, error) {
+	mg.SetConditions(xpv2.Deleting())
+	_, err := e.client.DeleteEndpointConfig(ctx, &sagemaker.DeleteEndpointConfigInput{EndpointConfigName: aws.String(meta.GetExternalName(mg))})
+	return managed.ExternalDelete{}, errors.Wrap(awserrors.IgnoreNotFound(err, sm.NotFound), errDelete)
+}
+
+// Disconnect does nothing: the session's clients are shared.
+func (e *external) Disconnect(context.Context) error { return nil }
