@@ -22,6 +22,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/agentcorecontrol/apikeycredentialprovider"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/config"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/eventbus/endpoint"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/mlplatform/endpointconfig"
@@ -36,6 +37,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) er
 		return err
 	}
 	for _, setup := range []func(ctrl.Manager, controller.Options, *awsconfig.Cache) error{
+		apikeycredentialprovider.Setup,
 		deliverystream.Setup,
 		subscription.Setup,
 		endpoint.Setup,

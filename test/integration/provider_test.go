@@ -62,6 +62,9 @@ type stack struct {
 const testPoll = time.Second
 
 var (
+	// providerLog is the file the provider under test logs to, at debug
+	// level.
+	providerLog string
 	// stopStack stops the provider and the emulator, if they started.
 	stopStack = func() {}
 	stackOnce sync.Once
@@ -94,7 +97,8 @@ func startStack() (*stack, error) {
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintln(os.Stderr, "provider log:", logFile.Name())
+	providerLog = logFile.Name()
+	fmt.Fprintln(os.Stderr, "provider log:", providerLog)
 	zl := zap.New(zap.UseDevMode(true), zap.WriteTo(logFile))
 	ctrl.SetLogger(zl)
 	o := controller.Options{

@@ -83,8 +83,9 @@ func Register(mgr ctrl.Manager, name string, o controller.Options, of client.Obj
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
-		WithEventFilter(resource.DesiredStateChanged()).
-		For(of)
+		// Only the kind's own events are filtered to changes of the desired
+		// state; a watched Secret's data change must come through.
+		For(of, builder.WithPredicates(resource.DesiredStateChanged()))
 	for _, w := range watches {
 		b = w(b)
 	}

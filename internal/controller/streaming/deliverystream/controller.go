@@ -135,9 +135,10 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.DeliveryStream) (ma
 
 	status := string(d.DeliveryStreamStatus)
 	mg.SetConditions(states.Condition(status, fh.FailureMessage(d.FailureDescription)))
-	if d.DeliveryStreamStatus != types.DeliveryStreamStatusActive {
+	if d.DeliveryStreamStatus != types.DeliveryStreamStatusActive || meta.WasDeleted(mg) {
 		// Only an ACTIVE stream can be changed; a failed one is never
-		// created again, only deleted.
+		// created again, only deleted. A stream being deleted is not
+		// compared, so that a missing access key Secret cannot block it.
 		e.setMetadata(mg, d, previous.ACKResourceMetadata, false)
 		return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ResourceLateInitialized: lateInitialized}, nil
 	}

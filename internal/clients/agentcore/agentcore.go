@@ -1,0 +1,83 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package agentcore is the AWS side of APIKeyCredentialProvider: the narrow
+// AgentCore Control API the controller uses and pure functions between the
+// API types and the SDK types.
+package agentcore
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol"
+
+	"github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
+)
+
+// API is the part of the AgentCore Control client the controller uses.
+type API interface {
+	CreateApiKeyCredentialProvider(ctx context.Context, in *bedrockagentcorecontrol.CreateApiKeyCredentialProviderInput, o ...func(*bedrockagentcorecontrol.Options)) (*bedrockagentcorecontrol.CreateApiKeyCredentialProviderOutput, error)
+	GetApiKeyCredentialProvider(ctx context.Context, in *bedrockagentcorecontrol.GetApiKeyCredentialProviderInput, o ...func(*bedrockagentcorecontrol.Options)) (*bedrockagentcorecontrol.GetApiKeyCredentialProviderOutput, error)
+	UpdateApiKeyCredentialProvider(ctx context.Context, in *bedrockagentcorecontrol.UpdateApiKeyCredentialProviderInput, o ...func(*bedrockagentcorecontrol.Options)) (*bedrockagentcorecontrol.UpdateApiKeyCredentialProviderOutput, error)
+	DeleteApiKeyCredentialProvider(ctx context.Context, in *bedrockagentcorecontrol.DeleteApiKeyCredentialProviderInput, o ...func(*bedrockagentcorecontrol.Options)) (*bedrockagentcorecontrol.DeleteApiKeyCredentialProviderOutput, error)
+	TagResource(ctx context.Context, in *bedrockagentcorecontrol.TagResourceInput, o ...func(*bedrockagentcorecontrol.Options)) (*bedrockagentcorecontrol.TagResourceOutput, error)
+	UntagResource(ctx context.Context, in *bedrockagentcorecontrol.UntagResourceInput, o ...func(*bedrockagentcorecontrol.Options)) (*bedrockagentcorecontrol.UntagResourceOutput, error)
+	ListTagsForResource(ctx context.Context, in *bedrockagentcorecontrol.ListTagsForResourceInput, o ...func(*bedrockagentcorecontrol.Options)) (*bedrockagentcorecontrol.ListTagsForResourceOutput, error)
+}
+
+// Connection detail keys: the ARNs applications need, never the key.
+const (
+	ConnectionCredentialProviderARN = "credentialProviderARN"
+	ConnectionSecretARN             = "secretARN"
+)
+
+// CreateInput builds the create request of a spec with the key read from its
+// secret.
+func CreateInput(p *v1alpha1.APIKeyCredentialProviderParameters, apiKey []byte) *bedrockagentcorecontrol.CreateApiKeyCredentialProviderInput {
+	in := &bedrockagentcorecontrol.CreateApiKeyCredentialProviderInput{Name: aws.String(p.Name), ApiKey: aws.String(string(apiKey))}
+	if len(p.Tags) > 0 {
+		in.Tags = p.Tags
+	}
+	return in
+}
+
+// UpdateInput builds the request that rotates the key.
+func UpdateInput(p *v1alpha1.APIKeyCredentialProviderParameters, apiKey []byte) *bedrockagentcorecontrol.UpdateApiKeyCredentialProviderInput {
+	return &bedrockagentcorecontrol.UpdateApiKeyCredentialProviderInput{Name: aws.String(p.Name), ApiKey: aws.String(string(apiKey))}
+}
+
+// Observation is the status of a credential provider; the caller adds the
+// resource metadata.
+func Observation(out *bedrockagentcorecontrol.GetApiKeyCredentialProviderOutput) v1alpha1.APIKeyCredentialProviderObservation {
+	o := v1alpha1.APIKeyCredentialProviderObservation{}
+	if out.ApiKeySecretArn != nil {
+		o.APIKeySecretARN = &v1alpha1.APIKeySecretARN{SecretARN: out.ApiKeySecretArn.SecretArn}
+	}
+	return o
+}
+
+// ConnectionDetails are the credential provider's and its secret's ARNs.
+func ConnectionDetails(out *bedrockagentcorecontrol.GetApiKeyCredentialProviderOutput) map[string][]byte {
+	cd := map[string][]byte{}
+	if a := aws.ToString(out.CredentialProviderArn); a != "" {
+		cd[ConnectionCredentialProviderARN] = []byte(a)
+	}
+	if out.ApiKeySecretArn != nil && aws.ToString(out.ApiKeySecretArn.SecretArn) != "" {
+		cd[ConnectionSecretARN] = []byte(aws.ToString(out.ApiKeySecretArn.SecretArn))
+	}
+	return cd
+}

@@ -1,0 +1,209 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package apikeycredentialprovider reconciles APIKeyCredentialProviders with
+// Amazon Bedrock AgentCore Control, rotating the key when its Secret changes.
+package apikeycredentialprovider
+
+import (
+	"context"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
+	ac "github.com/cloudkinds/provider-aws-services/internal/clients/agentcore"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/metadata"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/connect"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
+	"github.com/cloudkinds/provider-aws-services/internal/externalname"
+	"github.com/cloudkinds/provider-aws-services/internal/persist"
+	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
+)
+
+const (
+	errGet      = "cannot get credential provider"
+	errCreate   = "cannot create credential provider"
+	errRotate   = "cannot update the API key of credential provider"
+	errDelete   = "cannot delete credential provider"
+	errListTags = "cannot list the tags of credential provider"
+	errTag      = "cannot tag credential provider"
+	errUntag    = "cannot untag credential provider"
+
+	apiKeyField = "spec.forProvider.apiKey"
+
+	// AnnotationAPIKeyFingerprint records a keyed hash of the API key last
+	// sent to AWS, which never returns it: a change of the Secret's value is
+	// noticed, and rotated, without the key being stored.
+	AnnotationAPIKeyFingerprint = "agentcorecontrol.services.k8s.aws/api-key-fingerprint"
+)
+
+// Setup adds the APIKeyCredentialProvider controller to the manager. It
+// watches the Secrets the resources read, so that a rotated key reaches AWS
+// at once.
+func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) error {
+	name := managed.ControllerName(v1alpha1.APIKeyCredentialProviderGroupKind.String())
+	kube := mgr.GetClient()
+	secrets := secretkey.NewReader(kube)
+	connector := connect.New(kube, sessions,
+		func(mg *v1alpha1.APIKeyCredentialProvider) *string { return mg.Spec.ForProvider.Region },
+		func(_ *v1alpha1.APIKeyCredentialProvider, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.APIKeyCredentialProvider] {
+			return &external{client: awsconfig.ClientFor(s, bedrockagentcorecontrol.NewFromConfig), kube: kube, session: s, secrets: secrets}
+		})
+	r := managed.NewReconciler(mgr, resource.ManagedKind(v1alpha1.APIKeyCredentialProviderGroupVersionKind),
+		managedoptions.For(mgr, name, o,
+			managed.WithTypedExternalConnector[*v1alpha1.APIKeyCredentialProvider](connector),
+			managed.WithInitializers(externalname.FromField(kube, "spec.forProvider.name",
+				func(mg *v1alpha1.APIKeyCredentialProvider) string { return mg.Spec.ForProvider.Name })),
+		)...)
+	return managedoptions.Register(mgr, name, o, &v1alpha1.APIKeyCredentialProvider{}, r,
+		managedoptions.WatchSecrets(kube, &v1alpha1.APIKeyCredentialProviderList{}, func(mg *v1alpha1.APIKeyCredentialProvider) []string {
+			return []string{aws.ToString(mg.Spec.ForProvider.APIKey.Name)}
+		}))
+}
+
+type external struct {
+	client  ac.API
+	kube    client.Client
+	session *awsconfig.Session
+	secrets *secretkey.Reader
+
+	arn          string
+	apiKey       []byte
+	observedTags map[string]string
+}
+
+// Observe gets the credential provider, reads the key's Secret to notice a
+// rotation, and lists the tags when the spec manages them.
+func (e *external) Observe(ctx context.Context, mg *v1alpha1.APIKeyCredentialProvider) (managed.ExternalObservation, error) {
+	out, err := e.client.GetApiKeyCredentialProvider(ctx, &bedrockagentcorecontrol.GetApiKeyCredentialProviderInput{Name: aws.String(meta.GetExternalName(mg))})
+	if awserrors.IsNotFound(err) {
+		return managed.ExternalObservation{ResourceExists: false}, nil
+	}
+	if err != nil {
+		return managed.ExternalObservation{}, errors.Wrap(err, errGet)
+	}
+	e.arn = aws.ToString(out.CredentialProviderArn)
+	previous := mg.Status.AtProvider.ACKResourceMetadata
+	mg.Status.AtProvider = ac.Observation(out)
+	mg.SetConditions(xpv2.Available())
+
+	if meta.WasDeleted(mg) {
+		// Nothing will be updated: a missing Secret must not stand in the
+		// way of deletion.
+		mg.Status.AtProvider.ACKResourceMetadata = previous
+		return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, nil
+	}
+	var diffs []string
+	if e.apiKey, err = e.secrets.Read(ctx, mg, apiKeyField, &mg.Spec.ForProvider.APIKey); err != nil {
+		return managed.ExternalObservation{}, err
+	}
+	if mg.GetAnnotations()[AnnotationAPIKeyFingerprint] != secretkey.Fingerprint(mg.GetUID(), e.apiKey) {
+		diffs = append(diffs, "apiKey")
+	}
+	if len(mg.Spec.ForProvider.Tags) > 0 {
+		t, err := e.client.ListTagsForResource(ctx, &bedrockagentcorecontrol.ListTagsForResourceInput{ResourceArn: out.CredentialProviderArn})
+		if err != nil {
+			return managed.ExternalObservation{}, errors.Wrap(err, errListTags)
+		}
+		e.observedTags = t.Tags
+		if e.observedTags == nil {
+			e.observedTags = map[string]string{}
+		}
+		if !tags.Equal(mg.Spec.ForProvider.Tags, e.observedTags) {
+			diffs = append(diffs, "tags")
+		}
+	}
+	verified := ""
+	if len(diffs) == 0 || !meta.GetExternalCreateSucceeded(mg).IsZero() || (previous != nil && previous.ARN != nil) {
+		verified = e.arn
+	}
+	mg.Status.AtProvider.ACKResourceMetadata = metadata.WithPartition(e.session, verified)
+	return managed.ExternalObservation{
+		ResourceExists:    true,
+		ResourceUpToDate:  len(diffs) == 0,
+		ConnectionDetails: ac.ConnectionDetails(out),
+		Diff:              strings.Join(diffs, ", "),
+	}, nil
+}
+
+// Create stores the key from the resource's own namespace in AWS, with the
+// tags, and records the key's fingerprint, never the key.
+func (e *external) Create(ctx context.Context, mg *v1alpha1.APIKeyCredentialProvider) (managed.ExternalCreation, error) {
+	key, err := e.secrets.Read(ctx, mg, apiKeyField, &mg.Spec.ForProvider.APIKey)
+	if err != nil {
+		return managed.ExternalCreation{}, err
+	}
+	out, err := e.client.CreateApiKeyCredentialProvider(ctx, ac.CreateInput(&mg.Spec.ForProvider, key))
+	if err != nil {
+		return managed.ExternalCreation{}, errors.Wrap(err, errCreate)
+	}
+	cd := managed.ConnectionDetails{ac.ConnectionCredentialProviderARN: []byte(aws.ToString(out.CredentialProviderArn))}
+	if out.ApiKeySecretArn != nil {
+		cd[ac.ConnectionSecretARN] = []byte(aws.ToString(out.ApiKeySecretArn.SecretArn))
+	}
+	return managed.ExternalCreation{ConnectionDetails: cd},
+		persist.Annotations(ctx, e.kube, mg, map[string]string{AnnotationAPIKeyFingerprint: secretkey.Fingerprint(mg.GetUID(), key)})
+}
+
+// Update rotates the key when its Secret changed, and the tags.
+func (e *external) Update(ctx context.Context, mg *v1alpha1.APIKeyCredentialProvider) (managed.ExternalUpdate, error) {
+	fingerprint := secretkey.Fingerprint(mg.GetUID(), e.apiKey)
+	if mg.GetAnnotations()[AnnotationAPIKeyFingerprint] != fingerprint {
+		if _, err := e.client.UpdateApiKeyCredentialProvider(ctx, ac.UpdateInput(&mg.Spec.ForProvider, e.apiKey)); err != nil {
+			return managed.ExternalUpdate{}, errors.Wrap(err, errRotate)
+		}
+		if err := persist.Annotations(ctx, e.kube, mg, map[string]string{AnnotationAPIKeyFingerprint: fingerprint}); err != nil {
+			return managed.ExternalUpdate{}, err
+		}
+	}
+	if e.observedTags != nil {
+		set, remove := tags.Diff(mg.Spec.ForProvider.Tags, e.observedTags)
+		if len(remove) > 0 {
+			if _, err := e.client.UntagResource(ctx, &bedrockagentcorecontrol.UntagResourceInput{ResourceArn: aws.String(e.arn), TagKeys: remove}); err != nil {
+				return managed.ExternalUpdate{}, errors.Wrap(err, errUntag)
+			}
+		}
+		if len(set) > 0 {
+			if _, err := e.client.TagResource(ctx, &bedrockagentcorecontrol.TagResourceInput{ResourceArn: aws.String(e.arn), Tags: set}); err != nil {
+				return managed.ExternalUpdate{}, errors.Wrap(err, errTag)
+			}
+		}
+	}
+	return managed.ExternalUpdate{}, nil
+}
+
+// Delete deletes the credential provider and, with it, the stored key.
+func (e *external) Delete(ctx context.Context, mg *v1alpha1.APIKeyCredentialProvider) (managed.ExternalDelete, error) {
+	mg.SetConditions(xpv2.Deleting())
+	_, err := e.client.DeleteApiKeyCredentialProvider(ctx, &bedrockagentcorecontrol.DeleteApiKeyCredentialProviderInput{Name: aws.String(meta.GetExternalName(mg))})
+	return managed.ExternalDelete{}, errors.Wrap(awserrors.IgnoreNotFound(err), errDelete)
+}
+
+// Disconnect does nothing: the session's clients are shared.
+func (e *external) Disconnect(context.Context) error { return nil }
