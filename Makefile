@@ -14,7 +14,8 @@ TEST_FLAGS    ?= -count=1 -p 1
 
 export KUBEBUILDER_ASSETS := $(CONTROLPLANE)
 
-.PHONY: all generate build controlplane test test.unit test.integration lint reviewable run dev dev-down clean
+
+.PHONY: all generate build controlplane test test.unit test.integration test.e2e lint reviewable run dev dev-down clean
 
 all: build
 
@@ -30,8 +31,9 @@ build:
 controlplane:
 	hack/controlplane/build.sh $(CONTROLPLANE)
 
-## test: unit tests, then integration tests against a real kube-apiserver and etcd.
-test: test.unit test.integration
+## test: unit tests, integration tests against a real kube-apiserver and etcd,
+## then the local stack end to end.
+test: test.unit test.integration test.e2e
 
 test.unit:
 	$(GO) test $(TEST_FLAGS) ./...
@@ -39,10 +41,14 @@ test.unit:
 test.integration: controlplane
 	$(GO) test $(TEST_FLAGS) -tags integration ./test/integration/...
 
+test.e2e: controlplane
+	$(GO) test $(TEST_FLAGS) -timeout 15m -tags e2e ./test/e2e/...
+
 ## lint: go vet (both build tag sets) and gofmt.
 lint:
 	$(GO) vet ./...
 	$(GO) vet -tags integration ./test/...
+	$(GO) vet -tags e2e ./test/...
 	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 ## reviewable: regenerate, then lint; fails if generation changed anything.

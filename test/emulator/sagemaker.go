@@ -323,3 +323,14 @@ func (s *Server) sagemakerListTags(req *request) (any, *apiError) {
 	}
 	return map[string]any{"Tags": out}, nil
 }
+
+// CreateModel creates a model that endpoint configurations can name, as test
+// and local-stack setup needs.
+func (s *Server) CreateModel(region, name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := key(region, name)
+	if _, ok := s.models[k]; !ok {
+		s.models[k] = &model{name: name, arn: s.arn(region, "sagemaker", "model/"+strings.ToLower(name)), created: s.opts.Now()}
+	}
+}

@@ -372,3 +372,15 @@ func (s *Server) listSubscriptionsByTopic(_ *request, form url.Values) (any, *ap
 	b.WriteString("</Subscriptions>")
 	return queryResult{Inner: b.String()}, nil
 }
+
+// CreateTopic creates a topic, as test and local-stack setup needs, and
+// returns its ARN.
+func (s *Server) CreateTopic(region, name string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	arn := s.arn(region, "sns", name)
+	if _, ok := s.topics[arn]; !ok {
+		s.topics[arn] = &topic{name: name, arn: arn, region: region}
+	}
+	return arn
+}

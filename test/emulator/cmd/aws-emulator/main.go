@@ -49,6 +49,16 @@ func (p pairs) Set(v string) error {
 	return nil
 }
 
+// list collects repeated flags.
+type list []string
+
+func (l *list) String() string { return strings.Join(*l, ",") }
+
+func (l *list) Set(v string) error {
+	*l = append(*l, v)
+	return nil
+}
+
 func main() {
 	var (
 		addr        = flag.String("address", "127.0.0.1:4566", "address to listen on")
@@ -62,12 +72,16 @@ func main() {
 		latency     = pairs{}
 		consistency = pairs{}
 		deny        = pairs{}
+		topics      = list{}
+		models      = list{}
 	)
 	flag.Var(throttle, "throttle", "service:Operation=N: answer the next N calls with a throttling error (repeatable)")
 	flag.Var(serverError, "server-error", "service:Operation=N: answer the next N calls with HTTP 500 (repeatable)")
 	flag.Var(latency, "latency", "service:Operation=duration: delay every call (repeatable)")
 	flag.Var(consistency, "eventual-consistency", "service=duration: new resources stay invisible to reads this long (repeatable)")
 	flag.Var(deny, "deny", "accessKeyID=service:Operation: refuse the action to that principal (repeatable)")
+	flag.Var(&topics, "topic", "create an SNS topic of this name at start, for subscriptions to name (repeatable)")
+	flag.Var(&models, "model", "create a SageMaker model of this name at start, for endpoint configurations to name (repeatable)")
 	flag.Parse()
 
 	e := emulator.New(emulator.Options{Account: *account, Region: *region, CreateDelay: *createDelay, UpdateDelay: *updateDelay, DeleteDelay: *deleteDelay})
@@ -95,6 +109,14 @@ func main() {
 	}
 	for ak, action := range deny {
 		e.Deny(ak, action)
+	}
+
+	for _, t := range topics {
+		log.Printf("topic %s", e.CreateTopic(*region, t))
+	}
+	for _, m := range models {
+		e.CreateModel(*region, m)
+		log.Printf("model %s", m)
 	}
 
 	srv := &http.Server{Addr: *addr, Handler: e, ReadHeaderTimeout: 10 * time.Second}

@@ -1,0 +1,139 @@
+//go:build e2e
+
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+// Package e2e runs the local stack the way a new user does.
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/cloudkinds/provider-aws-services/test/controlplane"
+)
+
+// TestMakeDev runs `make dev`, checks that every example is Ready and that
+// the output tells the user what to do next, then runs `make dev-down` and
+// checks that nothing is left running.
+func TestMakeDev(t *testing.T) {
+	root := controlplane.RepoRoot()
+	state := t.TempDir()
+	addr := freeAddress(t)
+	env := append(os.Environ(), "DEV_STATE="+state, "EMULATOR_ADDRESS="+addr)
+
+	started := time.Now()
+	out, err := run(root, env, "make", "dev")
+	t.Logf("make dev took %v", time.Since(started).Round(time.Second))
+	defer func() {
+		if out, err := run(root, env, "make", "dev-down"); err != nil {
+			t.Errorf("make dev-down: %v\n%s", err, out)
+		}
+	}()
+	if err != nil {
+		t.Fatalf("make dev: %v\n%s", err, out)
+	}
+	for _, want := range []string{"every example is Ready", "export KUBECONFIG=", "make dev-down", "READY", "SYNCED"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output does not say %q:\n%s", want, out)
+		}
+	}
+
+	cfg, err := clientcmd.BuildConfigFromFlags("", filepath.Join(state, "kubeconfig"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.New(cfg, client.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]string{
+		"DeliveryStream": "streaming.services.k8s.aws/v1alpha1", "Subscription": "notification.services.k8s.aws/v1alpha1",
+		"Endpoint": "eventbus.services.k8s.aws/v1alpha1", "EndpointConfig": "mlplatform.services.k8s.aws/v1alpha1",
+		"APIKeyCredentialProvider": "agentcorecontrol.services.k8s.aws/v1alpha1",
+	}
+	for kind, apiVersion := range kinds {
+		l := &unstructured.UnstructuredList{}
+		l.SetAPIVersion(apiVersion)
+		l.SetKind(kind + "List")
+		if err := c.List(context.Background(), l); err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		if len(l.Items) == 0 {
+			t.Errorf("no %s was applied", kind)
+		}
+		for _, u := range l.Items {
+			if s := readyStatus(u); s != corev1.ConditionTrue {
+				t.Errorf("%s %s is not Ready: %s", kind, u.GetName(), s)
+			}
+		}
+	}
+
+	if out, err := run(root, env, "make", "dev-down"); err != nil {
+		t.Fatalf("make dev-down: %v\n%s", err, out)
+	}
+	for _, name := range []string{"provider", "emulator", "controlplane"} {
+		if _, err := os.Stat(filepath.Join(state, name+".pid")); err == nil {
+			t.Errorf("%s is still recorded as running", name)
+		}
+	}
+	if conn, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+		conn.Close()
+		t.Errorf("the emulator still listens on %s", addr)
+	}
+	if err := c.List(context.Background(), &corev1.NamespaceList{}); err == nil {
+		t.Error("the API server still answers")
+	}
+}
+
+func run(dir string, env []string, name string, args ...string) (string, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = dir, env
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+func freeAddress(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+func readyStatus(u unstructured.Unstructured) corev1.ConditionStatus {
+	conditions, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+	for _, c := range conditions {
+		if m, ok := c.(map[string]any); ok && m["type"] == string(xpv2.TypeReady) {
+			return corev1.ConditionStatus(fmt.Sprint(m["status"]))
+		}
+	}
+	return corev1.ConditionUnknown
+}
