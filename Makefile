@@ -15,7 +15,7 @@ TEST_FLAGS    ?= -count=1 -p 1
 export KUBEBUILDER_ASSETS := $(CONTROLPLANE)
 
 
-.PHONY: all generate build controlplane test test.unit test.integration test.e2e lint reviewable run dev dev-down clean
+.PHONY: all generate build controlplane test test.unit test.integration test.e2e bench lint reviewable run dev dev-down clean
 
 all: build
 
@@ -43,6 +43,10 @@ test.integration: controlplane
 
 test.e2e: controlplane
 	$(GO) test $(TEST_FLAGS) -timeout 15m -tags e2e ./test/e2e/...
+
+## bench: time-to-Ready, AWS calls and heap of the provider, against the emulator.
+bench: controlplane
+	$(GO) test -count=1 -tags integration -run '^$$' -bench . -benchtime 20x ./test/integration/...
 
 ## lint: go vet (both build tag sets) and gofmt.
 lint:

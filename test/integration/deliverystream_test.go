@@ -151,8 +151,14 @@ func TestDeliveryStreamLifecycle(t *testing.T) {
 		t.Error("the access key appears in the object")
 	}
 
-	// Steady state: one describe and one tag read per poll, no writes.
+	// Steady state: one describe and one tag read per poll, no writes, and
+	// neither a configuration load nor an STS call.
+	loads, identity := s.sessions.Stats(), s.aws.CallCount("sts:GetCallerIdentity")
 	steady := settle(s, name, 3)
+	if s.sessions.Stats() != loads || s.aws.CallCount("sts:GetCallerIdentity") != identity {
+		t.Errorf("steady-state reconciles loaded configuration (%+v then %+v) or called STS (%d then %d)",
+			loads, s.sessions.Stats(), identity, s.aws.CallCount("sts:GetCallerIdentity"))
+	}
 	if len(writes(steady, "firehose")) != 0 || steady["firehose:DescribeDeliveryStream"] == 0 || steady["firehose:ListTagsForDeliveryStream"] > steady["firehose:DescribeDeliveryStream"] {
 		t.Errorf("steady state over 3 polls: %v", steady)
 	}
