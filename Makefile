@@ -7,6 +7,10 @@ GO            ?= go
 PROJECT_ROOT  := $(CURDIR)
 CACHE_DIR     ?= $(PROJECT_ROOT)/.cache
 CONTROLPLANE  ?= $(CACHE_DIR)/controlplane
+PACKAGE_TOOLS ?= $(CACHE_DIR)/package-tools
+IMAGE_DIR     := $(PROJECT_ROOT)/_output/image
+XPKG_DIR      := $(PROJECT_ROOT)/_output/xpkg
+PLATFORMS     ?= amd64 arm64
 BIN_DIR       := $(PROJECT_ROOT)/_output/bin
 VERSION       ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 # Two cores: one test binary at a time keeps the control plane responsive.
@@ -15,7 +19,7 @@ TEST_FLAGS    ?= -count=1 -p 1
 export KUBEBUILDER_ASSETS := $(CONTROLPLANE)
 
 
-.PHONY: all generate build controlplane test test.unit test.integration test.e2e bench lint reviewable run dev dev-down clean
+.PHONY: all generate build controlplane test test.unit test.integration test.e2e test.package bench package-tools image xpkg lint reviewable run dev dev-down clean
 
 all: build
 
@@ -27,13 +31,33 @@ generate:
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN_DIR)/provider ./cmd/provider
 
+## package-tools: crank and the image builder, built from the Go module proxy when missing.
+package-tools:
+	hack/package/build.sh $(PACKAGE_TOOLS)
+
+## image: the runtime image per platform, as image tarballs in _output/image, without Docker.
+image: package-tools
+	@mkdir -p $(IMAGE_DIR)
+	@for arch in $(PLATFORMS); do \
+		CGO_ENABLED=0 GOOS=linux GOARCH=$$arch $(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN_DIR)/linux_$$arch/provider ./cmd/provider || exit 1; \
+		$(PACKAGE_TOOLS)/image --binary $(BIN_DIR)/linux_$$arch/provider --arch $$arch --version $(VERSION) \
+			--tag provider-aws-services:$(VERSION) --out $(IMAGE_DIR)/provider-$$arch.tar || exit 1; \
+	done
+
+## xpkg: the Crossplane package, with the CRDs, the examples and the amd64 runtime image embedded.
+xpkg: image
+	@mkdir -p $(XPKG_DIR)
+	$(PACKAGE_TOOLS)/crank xpkg build --package-root package --examples-root examples \
+		--embed-runtime-image-tarball $(IMAGE_DIR)/provider-amd64.tar --package-file $(XPKG_DIR)/provider-aws-services.xpkg
+	@ls -l $(XPKG_DIR)/provider-aws-services.xpkg
+
 ## controlplane: kube-apiserver, etcd and kubectl, built from the Go module proxy when missing.
 controlplane:
 	hack/controlplane/build.sh $(CONTROLPLANE)
 
 ## test: unit tests, integration tests against a real kube-apiserver and etcd,
 ## then the local stack end to end.
-test: test.unit test.integration test.e2e
+test: test.unit test.integration test.e2e test.package
 
 test.unit:
 	$(GO) test $(TEST_FLAGS) ./...
@@ -43,6 +67,9 @@ test.integration: controlplane
 
 test.e2e: controlplane
 	$(GO) test $(TEST_FLAGS) -timeout 15m -tags e2e ./test/e2e/...
+
+test.package: xpkg
+	cd hack/package && $(GO) test $(TEST_FLAGS) ./...
 
 ## bench: time-to-Ready, AWS calls and heap of the provider, against the emulator.
 bench: controlplane

@@ -18,16 +18,20 @@ package reference
 
 import (
 	"context"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/google/go-cmp/cmp"
+	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/yaml"
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 )
@@ -115,4 +119,36 @@ func TestResolve(t *testing.T) {
 
 func ref(name string) *common.ResourceReference {
 	return &common.ResourceReference{From: &common.ObjectReference{Name: aws.String(name)}}
+}
+
+// TestClusterRoleCoversExactlyTheTargets keeps the ClusterRole a cluster admin
+// applies in step with the kinds references resolve.
+func TestClusterRoleCoversExactlyTheTargets(t *testing.T) {
+	b, err := os.ReadFile("../../cluster/rbac/reference-targets.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	role := &rbacv1.ClusterRole{}
+	if err := yaml.UnmarshalStrict(b, role); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, r := range role.Rules {
+		if diff := cmp.Diff([]string{"get", "list", "watch"}, r.Verbs); diff != "" {
+			t.Errorf("verbs: %s", diff)
+		}
+		for _, g := range r.APIGroups {
+			for _, res := range r.Resources {
+				got[g+"/"+res] = true
+			}
+		}
+	}
+	want := map[string]bool{}
+	for _, target := range Targets {
+		plural := strings.ToLower(target.Kind) + "s"
+		want[target.Group+"/"+plural] = true
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("-targets, +ClusterRole:\n%s", diff)
+	}
 }

@@ -1,0 +1,21 @@
+package main
+
+import (
+	"io"
+	"sort"
+)
+
+type ioReadCloser = io.ReadCloser
+
+type nopCloser struct{ io.Reader }
+
+func (nopCloser) Close() error { return nil }
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,8 @@
+//go:build tools
+
+// Package tools pins the commands hack/package builds.
+package tools
+
+import (
+	_ "github.com/crossplane/crossplane/v2/cmd/crank"
+)
