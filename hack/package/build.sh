@@ -16,5 +16,6 @@ build() { # name package
 }
 
 build crank github.com/crossplane/crossplane/v2/cmd/crank
+build function-patch-and-transform github.com/crossplane-contrib/function-patch-and-transform
 build image ./image
 echo "$out"

@@ -6,6 +6,7 @@ module github.com/cloudkinds/provider-aws-services/hack/package
 go 1.26
 
 require (
+	github.com/crossplane-contrib/function-patch-and-transform v0.5.0
 	github.com/crossplane/crossplane/v2 v2.2.0
 	github.com/google/go-containerregistry v0.20.7
 	k8s.io/apimachinery v0.35.0
@@ -67,7 +68,9 @@ require (
 	github.com/containerd/errdefs/pkg v0.3.0 // indirect
 	github.com/containerd/stargz-snapshotter/estargz v0.18.1 // indirect
 	github.com/coreos/go-oidc/v3 v3.17.0 // indirect
+	github.com/crossplane/crossplane-runtime v1.15.1 // indirect
 	github.com/crossplane/crossplane-runtime/v2 v2.2.0 // indirect
+	github.com/crossplane/function-sdk-go v0.2.0 // indirect
 	github.com/cyberphone/json-canonicalization v0.0.0-20241213102144-19d51d7fe467 // indirect
 	github.com/cyphar/filepath-securejoin v0.4.1 // indirect
 	github.com/davecgh/go-spew v1.1.2-0.20180830191138-d8f796af33cc // indirect
@@ -97,6 +100,7 @@ require (
 	github.com/go-git/go-billy/v5 v5.7.0 // indirect
 	github.com/go-git/go-git/v5 v5.16.4 // indirect
 	github.com/go-jose/go-jose/v4 v4.1.3 // indirect
+	github.com/go-json-experiment/json v0.0.0-20231013223334-54c864be5b8d // indirect
 	github.com/go-logr/logr v1.4.3 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect
 	github.com/go-logr/zapr v1.3.0 // indirect

@@ -4,5 +4,6 @@
 package tools
 
 import (
+	_ "github.com/crossplane-contrib/function-patch-and-transform"
 	_ "github.com/crossplane/crossplane/v2/cmd/crank"
 )
