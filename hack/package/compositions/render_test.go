@@ -54,7 +54,7 @@ func startFunction(t *testing.T) string {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	b, err := os.ReadFile(filepath.Join(root, "examples", "compositions", "functions.yaml"))
+	b, err := os.ReadFile(filepath.Join(root, "examples", "compositions", "functions", "functions.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,6 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -39,9 +38,8 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/metadata"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/connect"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
-	"github.com/cloudkinds/provider-aws-services/internal/externalname"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
 	"github.com/cloudkinds/provider-aws-services/internal/persist"
 	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
 )
@@ -67,24 +65,20 @@ const (
 // watches the Secrets the resources read, so that a rotated key reaches AWS
 // at once.
 func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) error {
-	name := managed.ControllerName(v1alpha1.APIKeyCredentialProviderGroupKind.String())
-	kube := mgr.GetClient()
-	secrets := secretkey.NewReader(kube)
-	connector := connect.New(kube, sessions,
-		func(mg *v1alpha1.APIKeyCredentialProvider) *string { return mg.Spec.ForProvider.Region },
-		func(_ *v1alpha1.APIKeyCredentialProvider, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.APIKeyCredentialProvider] {
-			return &external{client: awsconfig.ClientFor(s, bedrockagentcorecontrol.NewFromConfig), kube: kube, session: s, secrets: secrets}
-		})
-	r := managed.NewReconciler(mgr, resource.ManagedKind(v1alpha1.APIKeyCredentialProviderGroupVersionKind),
-		managedoptions.For(mgr, name, o,
-			managed.WithTypedExternalConnector[*v1alpha1.APIKeyCredentialProvider](connector),
-			managed.WithInitializers(externalname.FromField(kube, "spec.forProvider.name",
-				func(mg *v1alpha1.APIKeyCredentialProvider) string { return mg.Spec.ForProvider.Name })),
-		)...)
-	return managedoptions.Register(mgr, name, o, &v1alpha1.APIKeyCredentialProvider{}, r,
-		managedoptions.WatchSecrets(kube, &v1alpha1.APIKeyCredentialProviderList{}, func(mg *v1alpha1.APIKeyCredentialProvider) []string {
-			return []string{aws.ToString(mg.Spec.ForProvider.APIKey.Name)}
-		}))
+	return setup.Add(mgr, o, sessions, setup.Kind[*v1alpha1.APIKeyCredentialProvider]{
+		GroupVersionKind: v1alpha1.APIKeyCredentialProviderGroupVersionKind,
+		Object:           &v1alpha1.APIKeyCredentialProvider{},
+		Region:           func(mg *v1alpha1.APIKeyCredentialProvider) *string { return mg.Spec.ForProvider.Region },
+		External: func(kube client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.APIKeyCredentialProvider] {
+			return &external{client: awsconfig.ClientFor(s, bedrockagentcorecontrol.NewFromConfig), kube: kube, session: s, secrets: secretkey.NewReader(kube)}
+		},
+		NameField: "spec.forProvider.name",
+		Name:      func(mg *v1alpha1.APIKeyCredentialProvider) string { return mg.Spec.ForProvider.Name },
+		Watches: []managedoptions.Watch{managedoptions.WatchSecrets(mgr.GetClient(), &v1alpha1.APIKeyCredentialProviderList{},
+			func(mg *v1alpha1.APIKeyCredentialProvider) []string {
+				return []string{aws.ToString(mg.Spec.ForProvider.APIKey.Name)}
+			})},
+	})
 }
 
 type external struct {

@@ -28,9 +28,9 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
@@ -38,9 +38,7 @@ import (
 	eb "github.com/cloudkinds/provider-aws-services/internal/clients/eventbridge"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/metadata"
 	"github.com/cloudkinds/provider-aws-services/internal/conditions"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/connect"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
-	"github.com/cloudkinds/provider-aws-services/internal/externalname"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
 )
 
 const (
@@ -61,20 +59,16 @@ var states = conditions.StateMap{
 
 // Setup adds the Endpoint controller to the manager.
 func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) error {
-	name := managed.ControllerName(v1alpha1.EndpointGroupKind.String())
-	kube := mgr.GetClient()
-	connector := connect.New(kube, sessions,
-		func(mg *v1alpha1.Endpoint) *string { return mg.Spec.ForProvider.Region },
-		func(_ *v1alpha1.Endpoint, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.Endpoint] {
+	return setup.Add(mgr, o, sessions, setup.Kind[*v1alpha1.Endpoint]{
+		GroupVersionKind: v1alpha1.EndpointGroupVersionKind,
+		Object:           &v1alpha1.Endpoint{},
+		Region:           func(mg *v1alpha1.Endpoint) *string { return mg.Spec.ForProvider.Region },
+		External: func(_ client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.Endpoint] {
 			return &external{client: awsconfig.ClientFor(s, eventbridge.NewFromConfig), session: s}
-		})
-	r := managed.NewReconciler(mgr, resource.ManagedKind(v1alpha1.EndpointGroupVersionKind),
-		managedoptions.For(mgr, name, o,
-			managed.WithTypedExternalConnector[*v1alpha1.Endpoint](connector),
-			managed.WithInitializers(externalname.FromField(kube, "spec.forProvider.name",
-				func(mg *v1alpha1.Endpoint) string { return mg.Spec.ForProvider.Name })),
-		)...)
-	return managedoptions.Register(mgr, name, o, &v1alpha1.Endpoint{}, r)
+		},
+		NameField: "spec.forProvider.name",
+		Name:      func(mg *v1alpha1.Endpoint) string { return mg.Spec.ForProvider.Name },
+	})
 }
 
 type external struct {

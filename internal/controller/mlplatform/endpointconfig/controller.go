@@ -27,9 +27,9 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
@@ -37,9 +37,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/clients/metadata"
 	sm "github.com/cloudkinds/provider-aws-services/internal/clients/sagemaker"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/connect"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
-	"github.com/cloudkinds/provider-aws-services/internal/externalname"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
 )
 
 const (
@@ -54,20 +52,16 @@ const (
 
 // Setup adds the EndpointConfig controller to the manager.
 func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) error {
-	name := managed.ControllerName(v1alpha1.EndpointConfigGroupKind.String())
-	kube := mgr.GetClient()
-	connector := connect.New(kube, sessions,
-		func(mg *v1alpha1.EndpointConfig) *string { return mg.Spec.ForProvider.Region },
-		func(_ *v1alpha1.EndpointConfig, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.EndpointConfig] {
+	return setup.Add(mgr, o, sessions, setup.Kind[*v1alpha1.EndpointConfig]{
+		GroupVersionKind: v1alpha1.EndpointConfigGroupVersionKind,
+		Object:           &v1alpha1.EndpointConfig{},
+		Region:           func(mg *v1alpha1.EndpointConfig) *string { return mg.Spec.ForProvider.Region },
+		External: func(_ client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.EndpointConfig] {
 			return &external{client: awsconfig.ClientFor(s, sagemaker.NewFromConfig), session: s}
-		})
-	r := managed.NewReconciler(mgr, resource.ManagedKind(v1alpha1.EndpointConfigGroupVersionKind),
-		managedoptions.For(mgr, name, o,
-			managed.WithTypedExternalConnector[*v1alpha1.EndpointConfig](connector),
-			managed.WithInitializers(externalname.FromField(kube, "spec.forProvider.endpointConfigName",
-				func(mg *v1alpha1.EndpointConfig) string { return mg.Spec.ForProvider.EndpointConfigName })),
-		)...)
-	return managedoptions.Register(mgr, name, o, &v1alpha1.EndpointConfig{}, r)
+		},
+		NameField: "spec.forProvider.endpointConfigName",
+		Name:      func(mg *v1alpha1.EndpointConfig) string { return mg.Spec.ForProvider.EndpointConfigName },
+	})
 }
 
 type external struct {

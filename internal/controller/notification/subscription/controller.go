@@ -28,9 +28,9 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
@@ -38,8 +38,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/clients/metadata"
 	snsclient "github.com/cloudkinds/provider-aws-services/internal/clients/sns"
 	"github.com/cloudkinds/provider-aws-services/internal/conditions"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/connect"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
 )
 
 const (
@@ -56,18 +55,14 @@ const (
 // external name is its ARN, which Subscribe returns, so no initializer sets
 // it beforehand.
 func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) error {
-	name := managed.ControllerName(v1alpha1.SubscriptionGroupKind.String())
-	connector := connect.New(mgr.GetClient(), sessions,
-		func(mg *v1alpha1.Subscription) *string { return mg.Spec.ForProvider.Region },
-		func(_ *v1alpha1.Subscription, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.Subscription] {
+	return setup.Add(mgr, o, sessions, setup.Kind[*v1alpha1.Subscription]{
+		GroupVersionKind: v1alpha1.SubscriptionGroupVersionKind,
+		Object:           &v1alpha1.Subscription{},
+		Region:           func(mg *v1alpha1.Subscription) *string { return mg.Spec.ForProvider.Region },
+		External: func(_ client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.Subscription] {
 			return &external{client: awsconfig.ClientFor(s, sns.NewFromConfig), session: s}
-		})
-	r := managed.NewReconciler(mgr, resource.ManagedKind(v1alpha1.SubscriptionGroupVersionKind),
-		managedoptions.For(mgr, name, o,
-			managed.WithTypedExternalConnector[*v1alpha1.Subscription](connector),
-			managed.WithInitializers(),
-		)...)
-	return managedoptions.Register(mgr, name, o, &v1alpha1.Subscription{}, r)
+		},
+	})
 }
 
 type external struct {

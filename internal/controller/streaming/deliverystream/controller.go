@@ -29,7 +29,6 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -41,9 +40,8 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/clients/metadata"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
 	"github.com/cloudkinds/provider-aws-services/internal/conditions"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/connect"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
-	"github.com/cloudkinds/provider-aws-services/internal/externalname"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
 	"github.com/cloudkinds/provider-aws-services/internal/persist"
 	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
 )
@@ -80,27 +78,22 @@ var states = conditions.StateMap{
 
 // Setup adds the DeliveryStream controller to the manager.
 func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) error {
-	name := managed.ControllerName(v1alpha1.DeliveryStreamGroupKind.String())
-	kube := mgr.GetClient()
-	secrets := secretkey.NewReader(kube)
-	connector := connect.New(kube, sessions,
-		func(mg *v1alpha1.DeliveryStream) *string { return mg.Spec.ForProvider.Region },
-		func(_ *v1alpha1.DeliveryStream, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.DeliveryStream] {
-			return &external{client: awsconfig.ClientFor(s, firehose.NewFromConfig), kube: kube, session: s, secrets: secrets}
-		})
-	r := managed.NewReconciler(mgr, resource.ManagedKind(v1alpha1.DeliveryStreamGroupVersionKind),
-		managedoptions.For(mgr, name, o,
-			managed.WithTypedExternalConnector[*v1alpha1.DeliveryStream](connector),
-			managed.WithInitializers(externalname.FromField(kube, "spec.forProvider.deliveryStreamName",
-				func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName })),
-		)...)
-	return managedoptions.Register(mgr, name, o, &v1alpha1.DeliveryStream{}, r,
-		managedoptions.WatchSecrets(kube, &v1alpha1.DeliveryStreamList{}, func(mg *v1alpha1.DeliveryStream) []string {
+	return setup.Add(mgr, o, sessions, setup.Kind[*v1alpha1.DeliveryStream]{
+		GroupVersionKind: v1alpha1.DeliveryStreamGroupVersionKind,
+		Object:           &v1alpha1.DeliveryStream{},
+		Region:           func(mg *v1alpha1.DeliveryStream) *string { return mg.Spec.ForProvider.Region },
+		External: func(kube client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.DeliveryStream] {
+			return &external{client: awsconfig.ClientFor(s, firehose.NewFromConfig), kube: kube, session: s, secrets: secretkey.NewReader(kube)}
+		},
+		NameField: "spec.forProvider.deliveryStreamName",
+		Name:      func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
+		Watches: []managedoptions.Watch{managedoptions.WatchSecrets(mgr.GetClient(), &v1alpha1.DeliveryStreamList{}, func(mg *v1alpha1.DeliveryStream) []string {
 			if ref := accessKeyRef(mg); ref != nil && ref.Name != nil {
 				return []string{*ref.Name}
 			}
 			return nil
-		}))
+		})},
+	})
 }
 
 // external reconciles one DeliveryStream in one reconcile; what Observe

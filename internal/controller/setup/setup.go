@@ -1,0 +1,73 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package setup wires the controller of one managed resource kind from a
+// short description of it: how to read its region, how to build its external
+// client on an AWS session, which field is its external name, what else it
+// watches. The wiring itself is the same for all five kinds.
+package setup
+
+import (
+	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/connect"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
+	"github.com/cloudkinds/provider-aws-services/internal/externalname"
+)
+
+// A Kind describes the controller of one managed resource kind.
+type Kind[MR resource.ModernManaged] struct {
+	GroupVersionKind schema.GroupVersionKind
+	// Object is an empty object of the kind.
+	Object MR
+	// Region reads spec.forProvider.region.
+	Region func(MR) *string
+	// External builds the kind's external client on a session; kube reads
+	// and patches objects in the cluster.
+	External func(kube client.Client, s *awsconfig.Session) managed.TypedExternalClient[MR]
+	// NameField is the path of the field that is the external name, read by
+	// Name; empty when AWS names the resource (the external name is set by
+	// Create).
+	NameField string
+	Name      func(MR) string
+	// Watches are further watches, such as the Secrets the kind reads.
+	Watches []managedoptions.Watch
+}
+
+// Add adds the controller of kind k to the manager.
+func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache, k Kind[MR]) error {
+	name := managed.ControllerName(k.GroupVersionKind.GroupKind().String())
+	kube := mgr.GetClient()
+	connector := connect.New(kube, sessions, k.Region, func(_ MR, s *awsconfig.Session) managed.TypedExternalClient[MR] {
+		return k.External(kube, s)
+	})
+	initializers := []managed.Initializer{}
+	if k.NameField != "" {
+		initializers = append(initializers, externalname.FromField(kube, k.NameField, k.Name))
+	}
+	r := managed.NewReconciler(mgr, resource.ManagedKind(k.GroupVersionKind),
+		managedoptions.For(mgr, name, o,
+			managed.WithTypedExternalConnector[MR](connector),
+			managed.WithInitializers(initializers...),
+		)...)
+	return managedoptions.Register(mgr, name, o, k.Object, r, k.Watches...)
+}
