@@ -19,13 +19,14 @@ TEST_FLAGS    ?= -count=1 -p 1
 export KUBEBUILDER_ASSETS := $(CONTROLPLANE)
 
 
-.PHONY: all generate build controlplane test test.unit test.integration test.e2e test.package bench package-tools image xpkg lint reviewable run dev dev-down clean
+.PHONY: all generate build controlplane controlplane-run test test.unit test.integration test.e2e test.package bench package-tools image xpkg lint reviewable run dev dev-down clean
 
 all: build
 
 ## generate: deepcopy, managed-resource method sets and CRDs (package/crds).
 generate:
 	cd apis && $(GO) generate -tags generate ./generate.go
+	$(GO) run ./hack/apidocs --crds package/crds --out docs/api
 
 ## build: the provider binary.
 build:
@@ -50,6 +51,11 @@ xpkg: image
 	$(PACKAGE_TOOLS)/crank xpkg build --package-root package --examples-root examples \
 		--embed-runtime-image-tarball $(IMAGE_DIR)/provider-amd64.tar --package-file $(XPKG_DIR)/provider-aws-services.xpkg
 	@ls -l $(XPKG_DIR)/provider-aws-services.xpkg
+
+## controlplane-run: only the control plane with the CRDs, in the foreground, printing its kubeconfig.
+controlplane-run: controlplane
+	@mkdir -p $(CACHE_DIR)/dev
+	$(GO) run ./test/controlplane/cmd/devcluster --write-kubeconfig $(CACHE_DIR)/dev/kubeconfig
 
 ## controlplane: kube-apiserver, etcd and kubectl, built from the Go module proxy when missing.
 controlplane:
@@ -84,7 +90,7 @@ lint:
 
 ## reviewable: regenerate, then lint; fails if generation changed anything.
 reviewable: generate lint
-	@git diff --exit-code -- apis package/crds || (echo "make generate changed files: commit them"; exit 1)
+	@git diff --exit-code -- apis package/crds docs/api || (echo "make generate changed files: commit them"; exit 1)
 
 ## run: the provider out of cluster, against the current kubeconfig.
 run: build

@@ -67,6 +67,9 @@ func TestSageMakerEndpointConfig(t *testing.T) {
 	}
 
 	must(c.DeleteEndpointConfig(ctx, &sagemaker.DeleteEndpointConfigInput{EndpointConfigName: aws.String("Cfg-1")}))(t)
+	must(c.DeleteModel(ctx, &sagemaker.DeleteModelInput{ModelName: aws.String("churn")}))(t)
+	_, err = c.DeleteModel(ctx, &sagemaker.DeleteModelInput{ModelName: aws.String("churn")})
+	wantCode(t, err, "ValidationException", "Could not find model")
 	_, err = c.DescribeEndpointConfig(ctx, &sagemaker.DescribeEndpointConfigInput{EndpointConfigName: aws.String("Cfg-1")})
 	wantCode(t, err, "ValidationException", `Could not find endpoint configuration "arn:aws:sagemaker:us-east-1:000000000000:endpoint-config/cfg-1"`)
 }

@@ -384,3 +384,14 @@ func (s *Server) CreateTopic(region, name string) string {
 	}
 	return arn
 }
+
+// ConfirmationToken returns the token SNS sent to a pending subscription's
+// endpoint, as the endpoint would read it from the confirmation message.
+func (s *Server) ConfirmationToken(arn string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sub, ok := s.subscriptions[arn]; ok {
+		return sub.token
+	}
+	return ""
+}

@@ -79,6 +79,11 @@ func TestSNSSubscriptions(t *testing.T) {
 		t.Errorf("filter policy: %v", attrs)
 	}
 
+	for _, sub := range must(c.ListSubscriptionsByTopic(ctx, &sns.ListSubscriptionsByTopicInput{TopicArn: aws.String(topic)}))(t).Subscriptions {
+		if aws.ToString(sub.Protocol) == "email" && aws.ToString(sub.SubscriptionArn) != "PendingConfirmation" {
+			t.Errorf("a pending subscription is listed by its ARN: %s", aws.ToString(sub.SubscriptionArn))
+		}
+	}
 	subs := must(c.ListSubscriptionsByTopic(ctx, &sns.ListSubscriptionsByTopicInput{TopicArn: aws.String(topic)}))(t).Subscriptions
 	if len(subs) != 3 {
 		t.Errorf("want 3 subscriptions, got %d", len(subs))
@@ -90,6 +95,23 @@ func TestSNSSubscriptions(t *testing.T) {
 
 	_, err = c.Subscribe(ctx, &sns.SubscribeInput{TopicArn: aws.String(topic), Protocol: aws.String("http"), Endpoint: aws.String("https://x")})
 	wantCode(t, err, "InvalidParameter", "not a valid http endpoint")
+
+	// ConfirmSubscription with the token SNS sent to the endpoint.
+	mail := must(c.Subscribe(ctx, &sns.SubscribeInput{TopicArn: aws.String(topic), Protocol: aws.String("email-json"),
+		Endpoint: aws.String("dev@example.com"), ReturnSubscriptionArn: true}))(t).SubscriptionArn
+	_, err = c.ConfirmSubscription(ctx, &sns.ConfirmSubscriptionInput{TopicArn: aws.String(topic), Token: aws.String("forged")})
+	wantCode(t, err, "InvalidParameter", "Token")
+	confirmed := must(c.ConfirmSubscription(ctx, &sns.ConfirmSubscriptionInput{TopicArn: aws.String(topic), Token: aws.String(e.ConfirmationToken(aws.ToString(mail)))}))(t)
+	if aws.ToString(confirmed.SubscriptionArn) != aws.ToString(mail) {
+		t.Errorf("confirmed %s, want %s", aws.ToString(confirmed.SubscriptionArn), aws.ToString(mail))
+	}
+
+	// Deleting the topic deletes its subscriptions.
+	must(c.DeleteTopic(ctx, &sns.DeleteTopicInput{TopicArn: aws.String(topic)}))(t)
+	_, err = c.GetSubscriptionAttributes(ctx, &sns.GetSubscriptionAttributesInput{SubscriptionArn: mail})
+	wantCode(t, err, "NotFound", "Subscription does not exist")
+	_, err = c.DeleteTopic(ctx, &sns.DeleteTopicInput{TopicArn: aws.String(topic)})
+	wantCode(t, err, "NotFound", "Topic does not exist")
 }
 
 func TestSTSCallerIdentity(t *testing.T) {

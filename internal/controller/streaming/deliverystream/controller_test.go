@@ -138,6 +138,7 @@ func TestObserve(t *testing.T) {
 	cases := map[string]struct {
 		describe    func(*firehose.DescribeDeliveryStreamInput) (*firehose.DescribeDeliveryStreamOutput, error)
 		fingerprint bool
+		spec        func(*v1alpha1.DeliveryStreamParameters)
 		want        want
 	}{
 		"NotFound": {
@@ -171,6 +172,22 @@ func TestObserve(t *testing.T) {
 			want: want{obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: false,
 				Diff: "httpEndpointDestinationConfiguration.endpointConfiguration.accessKey"}, ready: xpv2.Available(), statusSet: true},
 		},
+		"EncryptionFailureShownNotRetried": {
+			describe: func(*firehose.DescribeDeliveryStreamInput) (*firehose.DescribeDeliveryStreamOutput, error) {
+				out := stream("ACTIVE")
+				out.DeliveryStreamDescription.DeliveryStreamEncryptionConfiguration = &types.DeliveryStreamEncryptionConfiguration{
+					Status: types.DeliveryStreamEncryptionStatusEnablingFailed, KeyType: types.KeyTypeCustomerManagedCmk, KeyARN: aws.String("arn:aws:kms:us-east-1:000000000000:key/k"),
+					FailureDescription: &types.FailureDescription{Type: types.DeliveryStreamFailureTypeKmsAccessDenied, Details: aws.String("no grant")},
+				}
+				return out, nil
+			},
+			fingerprint: true,
+			spec: func(p *v1alpha1.DeliveryStreamParameters) {
+				p.DeliveryStreamEncryptionConfiguration = &v1alpha1.DeliveryStreamEncryptionConfiguration{KeyARN: aws.String("arn:aws:kms:us-east-1:000000000000:key/k")}
+			},
+			want: want{obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true},
+				ready: conditions.Failed("server-side encryption ENABLING_FAILED: KMS_ACCESS_DENIED: no grant"), statusSet: true},
+		},
 		"ActiveAndUpToDate": {
 			describe: func(*firehose.DescribeDeliveryStreamInput) (*firehose.DescribeDeliveryStreamOutput, error) {
 				return stream("ACTIVE"), nil
@@ -182,6 +199,9 @@ func TestObserve(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			mg := newMR()
+			if tc.spec != nil {
+				tc.spec(&mg.Spec.ForProvider)
+			}
 			if tc.fingerprint {
 				meta.AddAnnotations(mg, map[string]string{AnnotationAccessKeyFingerprint: secretkey.Fingerprint("uid", []byte(key))})
 			}

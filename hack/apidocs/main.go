@@ -1,0 +1,151 @@
+// Command apidocs writes the API reference of every kind, one Markdown file
+// per CRD, from the generated CRDs: the field tables carry the types'
+// documentation and validations, so the reference never drifts from the API.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	extv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"sigs.k8s.io/yaml"
+)
+
+func main() {
+	crds := flag.String("crds", "package/crds", "folder of CRDs")
+	out := flag.String("out", "docs/api", "folder to write the reference to")
+	flag.Parse()
+
+	files, err := filepath.Glob(filepath.Join(*crds, "*.yaml"))
+	if err != nil || len(files) == 0 {
+		log.Fatalf("no CRDs in %s", *crds)
+	}
+	if err := os.RemoveAll(*out); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		log.Fatal(err)
+	}
+	var index []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			log.Fatal(err)
+		}
+		crd := &extv1.CustomResourceDefinition{}
+		if err := yaml.Unmarshal(b, crd); err != nil {
+			log.Fatalf("%s: %v", f, err)
+		}
+		name := strings.ToLower(crd.Spec.Names.Kind) + ".md"
+		if err := os.WriteFile(filepath.Join(*out, name), []byte(page(crd)), 0o644); err != nil { //nolint:gosec // documentation
+			log.Fatal(err)
+		}
+		index = append(index, fmt.Sprintf("| [%s](%s) | `%s/%s` | %s |", crd.Spec.Names.Kind, name, crd.Spec.Group, crd.Spec.Versions[0].Name, crd.Spec.Scope))
+	}
+	sort.Strings(index)
+	readme := "# API reference\n\nGenerated from `package/crds` by `make generate`; do not edit.\n\n| Kind | API version | Scope |\n|---|---|---|\n" + strings.Join(index, "\n") + "\n"
+	if err := os.WriteFile(filepath.Join(*out, "README.md"), []byte(readme), 0o644); err != nil { //nolint:gosec // documentation
+		log.Fatal(err)
+	}
+}
+
+func page(crd *extv1.CustomResourceDefinition) string {
+	v := crd.Spec.Versions[0]
+	root := v.Schema.OpenAPIV3Schema
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n`%s/%s`, %s. Generated from the CRD; do not edit.\n\n%s\n\n", crd.Spec.Names.Kind, crd.Spec.Group, v.Name, crd.Spec.Scope, oneLine(root.Description))
+	for _, section := range []string{"spec", "status"} {
+		s, ok := root.Properties[section]
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(&b, "## %s\n\n| Field | Type | Required | Description |\n|---|---|---|---|\n", section)
+		walk(&b, section, s, true)
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// walk writes a row per field below path, depth first in name order.
+func walk(b *strings.Builder, path string, s extv1.JSONSchemaProps, required bool) {
+	if path != "spec" && path != "status" {
+		fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", path, typeOf(s), yesNo(required), describe(s))
+	}
+	if s.Type == "array" && s.Items != nil && s.Items.Schema != nil {
+		walk2(b, path+"[]", *s.Items.Schema)
+		return
+	}
+	walk2(b, path, s)
+}
+
+func walk2(b *strings.Builder, path string, s extv1.JSONSchemaProps) {
+	names := make([]string, 0, len(s.Properties))
+	for n := range s.Properties {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		walk(b, path+"."+n, s.Properties[n], contains(s.Required, n))
+	}
+}
+
+func typeOf(s extv1.JSONSchemaProps) string {
+	switch {
+	case s.Type == "array" && s.Items != nil && s.Items.Schema != nil:
+		return "array of " + s.Items.Schema.Type
+	case s.Type == "object" && s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil:
+		return "map of " + s.AdditionalProperties.Schema.Type
+	case s.Type == "":
+		return "any"
+	}
+	return s.Type
+}
+
+func describe(s extv1.JSONSchemaProps) string {
+	parts := []string{oneLine(s.Description)}
+	if s.Pattern != "" {
+		parts = append(parts, "Pattern `"+strings.ReplaceAll(s.Pattern, "|", `\|`)+"`.")
+	}
+	if len(s.Enum) > 0 {
+		var vals []string
+		for _, e := range s.Enum {
+			vals = append(vals, "`"+strings.Trim(string(e.Raw), `"`)+"`")
+		}
+		parts = append(parts, "One of "+strings.Join(vals, ", ")+".")
+	}
+	if s.MaxItems != nil {
+		parts = append(parts, fmt.Sprintf("At most %d items.", *s.MaxItems))
+	}
+	if s.MaxLength != nil {
+		parts = append(parts, fmt.Sprintf("At most %d characters.", *s.MaxLength))
+	}
+	for _, r := range s.XValidations {
+		parts = append(parts, "Rule: "+oneLine(r.Message)+".")
+	}
+	return strings.TrimSpace(strings.Join(parts, " "))
+}
+
+func oneLine(s string) string {
+	return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "|", `\|`)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return ""
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
