@@ -26,6 +26,7 @@ import (
 	changelogsv1alpha1 "github.com/crossplane/crossplane-runtime/v2/apis/changelogs/proto/v1alpha1"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/gate"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
@@ -33,7 +34,9 @@ import (
 	"go.uber.org/zap/zapcore"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+	extv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -62,6 +65,7 @@ func main() {
 		metricsAddr      = app.Flag("metrics-bind-address", "Address of the Prometheus metrics endpoint.").Default(":8080").String()
 
 		enableManagementPolicies = app.Flag("enable-management-policies", "Honour spec.managementPolicies, including observe-only.").Default("true").Envar("ENABLE_MANAGEMENT_POLICIES").Bool()
+		enableSafeStart          = app.Flag("enable-safe-start", "Start each kind's controller only once its CRD is established (the package's safe-start capability).").Default("true").Envar("ENABLE_SAFE_START").Bool()
 		enableChangeLogs         = app.Flag("enable-changelogs", "Send a change log entry for every operation on AWS to the change log sidecar.").Default("false").Envar("ENABLE_CHANGELOGS").Bool()
 		changelogsSocketPath     = app.Flag("changelogs-socket-path", "Unix socket of the change log sidecar.").Default("/var/run/changelogs/changelogs.sock").Envar("CHANGELOGS_SOCKET_PATH").String()
 	)
@@ -77,6 +81,7 @@ func main() {
 	scheme := kruntime.NewScheme()
 	kingpin.FatalIfError(clientgoscheme.AddToScheme(scheme), "Cannot add Kubernetes APIs to the scheme")
 	kingpin.FatalIfError(apis.AddToScheme(scheme), "Cannot add the provider's APIs to the scheme")
+	kingpin.FatalIfError(extv1.AddToScheme(scheme), "Cannot add CustomResourceDefinitions to the scheme")
 
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                     scheme,
@@ -108,6 +113,10 @@ func main() {
 			MRMetrics:               mrMetrics,
 			MRStateMetrics:          stateMetrics,
 		},
+	}
+	if *enableSafeStart {
+		o.Gate = new(gate.Gate[schema.GroupVersionKind])
+		log.Info("Safe start enabled: controllers start once their CRDs are established")
 	}
 	if *enableManagementPolicies {
 		o.Features.Enable(feature.EnableBetaManagementPolicies)

@@ -19,7 +19,15 @@ package controller
 
 import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/customresourcesgate"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
+
+	agentcorecontrolv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
+	eventbusv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
+	mlplatformv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
+	notificationv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
+	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/agentcorecontrol/apikeycredentialprovider"
@@ -30,22 +38,41 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/controller/streaming/deliverystream"
 )
 
+// kinds are the managed resource kinds, each with the controller that
+// reconciles it.
+var kinds = []struct {
+	gvk   schema.GroupVersionKind
+	setup func(ctrl.Manager, controller.Options, *awsconfig.Cache) error
+}{
+	{agentcorecontrolv1alpha1.APIKeyCredentialProviderGroupVersionKind, apikeycredentialprovider.Setup},
+	{streamingv1alpha1.DeliveryStreamGroupVersionKind, deliverystream.Setup},
+	{notificationv1alpha1.SubscriptionGroupVersionKind, subscription.Setup},
+	{eventbusv1alpha1.EndpointGroupVersionKind, endpoint.Setup},
+	{mlplatformv1alpha1.EndpointConfigGroupVersionKind, endpointconfig.Setup},
+}
+
 // Setup adds every controller of the provider to the manager. All kinds share
-// one cache of AWS sessions.
+// one cache of AWS sessions. With a gate in the options (safe start), each
+// kind's controller starts only once its CRD is established, so that a
+// package whose kinds are not all active yet still runs.
 func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) error {
 	if err := config.Setup(mgr, o); err != nil {
 		return err
 	}
-	for _, setup := range []func(ctrl.Manager, controller.Options, *awsconfig.Cache) error{
-		apikeycredentialprovider.Setup,
-		deliverystream.Setup,
-		subscription.Setup,
-		endpoint.Setup,
-		endpointconfig.Setup,
-	} {
-		if err := setup(mgr, o, sessions); err != nil {
-			return err
+	if o.Gate == nil {
+		for _, k := range kinds {
+			if err := k.setup(mgr, o, sessions); err != nil {
+				return err
+			}
 		}
+		return nil
 	}
-	return nil
+	for _, k := range kinds {
+		o.Gate.Register(func() {
+			if err := k.setup(mgr, o, sessions); err != nil {
+				o.Logger.Info("Cannot set up the controller of an established kind", "gvk", k.gvk.String(), "error", err)
+			}
+		}, k.gvk)
+	}
+	return customresourcesgate.Setup(mgr, o)
 }
