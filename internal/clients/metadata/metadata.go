@@ -23,6 +23,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/arn"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
@@ -58,4 +60,23 @@ func For(s *awsconfig.Session, verifiedARN string) *common.ResourceMetadata {
 // whose status has one.
 func WithPartition(s *awsconfig.Session, verifiedARN string) *common.PartitionedResourceMetadata {
 	return &common.PartitionedResourceMetadata{ResourceMetadata: *For(s, verifiedARN), Partition: aws.String(s.Partition)}
+}
+
+// VerifiedARN returns arn when the resource is known to be the managed
+// resource's own: the controller created it, an earlier reconcile verified
+// it, or it matches the spec now. Otherwise (an adopted resource that still
+// differs) it returns "", and the metadata carries no ARN yet.
+func VerifiedARN(mg resource.Managed, previous *common.ResourceMetadata, arn string, matchesSpec bool) string {
+	if matchesSpec || !meta.GetExternalCreateSucceeded(mg).IsZero() || (previous != nil && previous.ARN != nil) {
+		return arn
+	}
+	return ""
+}
+
+// Plain returns the partition-less part of partitioned metadata, or nil.
+func Plain(m *common.PartitionedResourceMetadata) *common.ResourceMetadata {
+	if m == nil {
+		return nil
+	}
+	return &m.ResourceMetadata
 }

@@ -18,11 +18,15 @@ package metadata
 
 import (
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"github.com/google/go-cmp/cmp"
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
+	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 )
 
@@ -52,6 +56,31 @@ func TestMetadata(t *testing.T) {
 			}
 			if diff := cmp.Diff(&tc.want.ResourceMetadata, For(s, tc.arn)); diff != "" {
 				t.Errorf("For: -want, +got:\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestVerifiedARN(t *testing.T) {
+	const a = "arn:aws:firehose:us-east-1:000000000000:deliverystream/s"
+	created := &streamingv1alpha1.DeliveryStream{}
+	meta.SetExternalCreateSucceeded(created, time.Now())
+	cases := map[string]struct {
+		mg       resource.Managed
+		previous *common.ResourceMetadata
+		matches  bool
+		want     string
+	}{
+		"AdoptedAndDiffering": {mg: &streamingv1alpha1.DeliveryStream{}, want: ""},
+		"AdoptedAndMatching":  {mg: &streamingv1alpha1.DeliveryStream{}, matches: true, want: a},
+		"CreatedByUs":         {mg: created, want: a},
+		"VerifiedBefore":      {mg: &streamingv1alpha1.DeliveryStream{}, previous: &common.ResourceMetadata{ARN: aws.String(a)}, want: a},
+		"PreviousWithoutARN":  {mg: &streamingv1alpha1.DeliveryStream{}, previous: &common.ResourceMetadata{}, want: ""},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := VerifiedARN(tc.mg, tc.previous, a, tc.matches); got != tc.want {
+				t.Errorf("want %q, got %q", tc.want, got)
 			}
 		})
 	}

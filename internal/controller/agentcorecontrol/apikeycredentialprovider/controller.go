@@ -133,11 +133,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.APIKeyCredentialPro
 			diffs = append(diffs, "tags")
 		}
 	}
-	verified := ""
-	if len(diffs) == 0 || !meta.GetExternalCreateSucceeded(mg).IsZero() || (previous != nil && previous.ARN != nil) {
-		verified = e.arn
-	}
-	mg.Status.AtProvider.ACKResourceMetadata = metadata.WithPartition(e.session, verified)
+	mg.Status.AtProvider.ACKResourceMetadata = metadata.WithPartition(e.session, metadata.VerifiedARN(mg, metadata.Plain(previous), e.arn, len(diffs) == 0))
 	return managed.ExternalObservation{
 		ResourceExists:    true,
 		ResourceUpToDate:  len(diffs) == 0,

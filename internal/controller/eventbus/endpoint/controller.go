@@ -96,11 +96,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Endpoint) (managed.
 	if d.State == types.EndpointStateActive || d.State == types.EndpointStateUpdateFailed {
 		diffs = eb.Diff(&mg.Spec.ForProvider, d)
 	}
-	verified := ""
-	if len(diffs) == 0 || !meta.GetExternalCreateSucceeded(mg).IsZero() || (previous != nil && previous.ARN != nil) {
-		verified = aws.ToString(d.Arn)
-	}
-	mg.Status.AtProvider.ACKResourceMetadata = metadata.WithPartition(e.session, verified)
+	mg.Status.AtProvider.ACKResourceMetadata = metadata.WithPartition(e.session, metadata.VerifiedARN(mg, metadata.Plain(previous), aws.ToString(d.Arn), len(diffs) == 0))
 	return managed.ExternalObservation{
 		ResourceExists:          true,
 		ResourceUpToDate:        len(diffs) == 0,

@@ -98,11 +98,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.EndpointConfig) (ma
 		}
 	}
 	previous := mg.Status.AtProvider.ACKResourceMetadata
-	verified := ""
-	if len(e.bodyDiff) == 0 || !meta.GetExternalCreateSucceeded(mg).IsZero() || (previous != nil && previous.ARN != nil) {
-		verified = e.arn
-	}
-	mg.Status.AtProvider.ACKResourceMetadata = metadata.For(e.session, verified)
+	mg.Status.AtProvider.ACKResourceMetadata = metadata.For(e.session, metadata.VerifiedARN(mg, previous, e.arn, len(e.bodyDiff) == 0))
 	mg.SetConditions(xpv2.Available())
 	return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: len(diffs) == 0, Diff: strings.Join(diffs, ", ")}, nil
 }

@@ -208,11 +208,7 @@ func accessKeyRef(mg *v1alpha1.DeliveryStream) *common.SecretKeyReference {
 // setMetadata records the ARN once the stream is known to be ours: created
 // by this resource, or adopted and found to match the spec.
 func (e *external) setMetadata(mg *v1alpha1.DeliveryStream, d *types.DeliveryStreamDescription, previous *common.ResourceMetadata, upToDate bool) {
-	verified := ""
-	if upToDate || !meta.GetExternalCreateSucceeded(mg).IsZero() || (previous != nil && previous.ARN != nil) {
-		verified = aws.ToString(d.DeliveryStreamARN)
-	}
-	mg.Status.AtProvider.ACKResourceMetadata = metadata.For(e.session, verified)
+	mg.Status.AtProvider.ACKResourceMetadata = metadata.For(e.session, metadata.VerifiedARN(mg, previous, aws.ToString(d.DeliveryStreamARN), upToDate))
 }
 
 // Create creates the stream with its destination, backup, encryption and
