@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/aws/smithy-go"
+	xperrors "github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 )
 
 // A Class says what an AWS error means for a reconcile.
@@ -73,19 +74,6 @@ func Code(err error) string {
 	return ""
 }
 
-// Message returns AWS's own message of err, or err's text when it is not an
-// AWS error.
-func Message(err error) string {
-	var ae smithy.APIError
-	if errors.As(err, &ae) {
-		return ae.ErrorCode() + ": " + ae.ErrorMessage()
-	}
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
 // Classify returns the class of err.
 func Classify(err error) Class {
 	if err == nil {
@@ -121,4 +109,23 @@ func IgnoreNotFound(err error, extra ...string) error {
 		return nil
 	}
 	return err
+}
+
+// Wrap wraps err with msg, the way every controller reports a failed AWS
+// call, and says what to do for the classes a user can act on. AWS's own code
+// and message stay in the text.
+func Wrap(err error, msg string) error {
+	if err == nil {
+		return nil
+	}
+	switch Classify(err) {
+	case AccessDenied:
+		msg += " (AWS denied the call: grant the provider config's identity this permission)"
+	case Terminal:
+		msg += " (AWS refuses this input: correct the spec)"
+	case Throttled:
+		msg += " (AWS throttled the call: it is retried with backoff)"
+	case NotFound, Other:
+	}
+	return xperrors.Wrap(err, msg)
 }

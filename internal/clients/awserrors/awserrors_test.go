@@ -74,3 +74,26 @@ func TestIsNotFound(t *testing.T) {
 		})
 	}
 }
+
+func TestWrap(t *testing.T) {
+	cases := map[string]struct {
+		err  error
+		want string
+	}{
+		"Nil":     {err: nil, want: ""},
+		"Denied":  {err: apiErr("AccessDeniedException", "User is not authorized to perform: firehose:TagDeliveryStream"), want: "cannot create delivery stream (AWS denied the call: grant the provider config's identity this permission): api error AccessDeniedException: User is not authorized to perform: firehose:TagDeliveryStream"},
+		"Invalid": {err: apiErr("ValidationException", "bad name"), want: "cannot create delivery stream (AWS refuses this input: correct the spec): api error ValidationException: bad name"},
+		"Other":   {err: errors.New("connection reset"), want: "cannot create delivery stream: connection reset"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := ""
+			if err := Wrap(tc.err, "cannot create delivery stream"); err != nil {
+				got = err.Error()
+			}
+			if got != tc.want {
+				t.Errorf("want %q, got %q", tc.want, got)
+			}
+		})
+	}
+}

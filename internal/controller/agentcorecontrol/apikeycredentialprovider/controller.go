@@ -25,7 +25,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
@@ -100,7 +99,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.APIKeyCredentialPro
 		return managed.ExternalObservation{ResourceExists: false}, nil
 	}
 	if err != nil {
-		return managed.ExternalObservation{}, errors.Wrap(err, errGet)
+		return managed.ExternalObservation{}, awserrors.Wrap(err, errGet)
 	}
 	e.arn = aws.ToString(out.CredentialProviderArn)
 	previous := mg.Status.AtProvider.ACKResourceMetadata
@@ -123,7 +122,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.APIKeyCredentialPro
 	if len(mg.Spec.ForProvider.Tags) > 0 {
 		t, err := e.client.ListTagsForResource(ctx, &bedrockagentcorecontrol.ListTagsForResourceInput{ResourceArn: out.CredentialProviderArn})
 		if err != nil {
-			return managed.ExternalObservation{}, errors.Wrap(err, errListTags)
+			return managed.ExternalObservation{}, awserrors.Wrap(err, errListTags)
 		}
 		e.observedTags = t.Tags
 		if e.observedTags == nil {
@@ -151,7 +150,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 	}
 	out, err := e.client.CreateApiKeyCredentialProvider(ctx, ac.CreateInput(&mg.Spec.ForProvider, key))
 	if err != nil {
-		return managed.ExternalCreation{}, errors.Wrap(err, errCreate)
+		return managed.ExternalCreation{}, awserrors.Wrap(err, errCreate)
 	}
 	cd := managed.ConnectionDetails{ac.ConnectionCredentialProviderARN: []byte(aws.ToString(out.CredentialProviderArn))}
 	if out.ApiKeySecretArn != nil {
@@ -166,7 +165,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 	fingerprint := secretkey.Fingerprint(mg.GetUID(), e.apiKey)
 	if mg.GetAnnotations()[AnnotationAPIKeyFingerprint] != fingerprint {
 		if _, err := e.client.UpdateApiKeyCredentialProvider(ctx, ac.UpdateInput(&mg.Spec.ForProvider, e.apiKey)); err != nil {
-			return managed.ExternalUpdate{}, errors.Wrap(err, errRotate)
+			return managed.ExternalUpdate{}, awserrors.Wrap(err, errRotate)
 		}
 		if err := persist.Annotations(ctx, e.kube, mg, map[string]string{AnnotationAPIKeyFingerprint: fingerprint}); err != nil {
 			return managed.ExternalUpdate{}, err
@@ -176,12 +175,12 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 		set, remove := tags.Diff(mg.Spec.ForProvider.Tags, e.observedTags)
 		if len(remove) > 0 {
 			if _, err := e.client.UntagResource(ctx, &bedrockagentcorecontrol.UntagResourceInput{ResourceArn: aws.String(e.arn), TagKeys: remove}); err != nil {
-				return managed.ExternalUpdate{}, errors.Wrap(err, errUntag)
+				return managed.ExternalUpdate{}, awserrors.Wrap(err, errUntag)
 			}
 		}
 		if len(set) > 0 {
 			if _, err := e.client.TagResource(ctx, &bedrockagentcorecontrol.TagResourceInput{ResourceArn: aws.String(e.arn), Tags: set}); err != nil {
-				return managed.ExternalUpdate{}, errors.Wrap(err, errTag)
+				return managed.ExternalUpdate{}, awserrors.Wrap(err, errTag)
 			}
 		}
 	}
@@ -192,7 +191,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 func (e *external) Delete(ctx context.Context, mg *v1alpha1.APIKeyCredentialProvider) (managed.ExternalDelete, error) {
 	mg.SetConditions(xpv2.Deleting())
 	_, err := e.client.DeleteApiKeyCredentialProvider(ctx, &bedrockagentcorecontrol.DeleteApiKeyCredentialProviderInput{Name: aws.String(meta.GetExternalName(mg))})
-	return managed.ExternalDelete{}, errors.Wrap(awserrors.IgnoreNotFound(err), errDelete)
+	return managed.ExternalDelete{}, awserrors.Wrap(awserrors.IgnoreNotFound(err), errDelete)
 }
 
 // Disconnect does nothing: the session's clients are shared.

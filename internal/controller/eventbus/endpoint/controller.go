@@ -25,7 +25,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
@@ -83,7 +82,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Endpoint) (managed.
 		return managed.ExternalObservation{ResourceExists: false}, nil
 	}
 	if err != nil {
-		return managed.ExternalObservation{}, errors.Wrap(err, errDescribe)
+		return managed.ExternalObservation{}, awserrors.Wrap(err, errDescribe)
 	}
 	previous := mg.Status.AtProvider.ACKResourceMetadata
 	mg.Status.AtProvider = eb.Observation(d)
@@ -109,7 +108,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Endpoint) (managed.
 // Create creates the endpoint.
 func (e *external) Create(ctx context.Context, mg *v1alpha1.Endpoint) (managed.ExternalCreation, error) {
 	if _, err := e.client.CreateEndpoint(ctx, eb.CreateInput(&mg.Spec.ForProvider)); err != nil {
-		return managed.ExternalCreation{}, errors.Wrap(err, errCreate)
+		return managed.ExternalCreation{}, awserrors.Wrap(err, errCreate)
 	}
 	mg.SetConditions(xpv2.Creating())
 	return managed.ExternalCreation{}, nil
@@ -118,7 +117,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Endpoint) (managed.E
 // Update sends the whole updatable configuration in one call.
 func (e *external) Update(ctx context.Context, mg *v1alpha1.Endpoint) (managed.ExternalUpdate, error) {
 	if _, err := e.client.UpdateEndpoint(ctx, eb.UpdateInput(&mg.Spec.ForProvider)); err != nil {
-		return managed.ExternalUpdate{}, errors.Wrap(err, errUpdate)
+		return managed.ExternalUpdate{}, awserrors.Wrap(err, errUpdate)
 	}
 	return managed.ExternalUpdate{}, nil
 }
@@ -130,7 +129,7 @@ func (e *external) Delete(ctx context.Context, mg *v1alpha1.Endpoint) (managed.E
 		return managed.ExternalDelete{}, nil
 	}
 	_, err := e.client.DeleteEndpoint(ctx, &eventbridge.DeleteEndpointInput{Name: aws.String(meta.GetExternalName(mg))})
-	return managed.ExternalDelete{}, errors.Wrap(awserrors.IgnoreNotFound(err), errDelete)
+	return managed.ExternalDelete{}, awserrors.Wrap(awserrors.IgnoreNotFound(err), errDelete)
 }
 
 // Disconnect does nothing: the session's clients are shared.

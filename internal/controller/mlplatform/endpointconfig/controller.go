@@ -81,7 +81,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.EndpointConfig) (ma
 		return managed.ExternalObservation{ResourceExists: false}, nil
 	}
 	if err != nil {
-		return managed.ExternalObservation{}, errors.Wrap(err, errDescribe)
+		return managed.ExternalObservation{}, awserrors.Wrap(err, errDescribe)
 	}
 	e.arn = aws.ToString(d.EndpointConfigArn)
 	p := &mg.Spec.ForProvider
@@ -90,7 +90,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.EndpointConfig) (ma
 	if len(p.Tags) > 0 {
 		out, err := e.client.ListTags(ctx, &sagemaker.ListTagsInput{ResourceArn: d.EndpointConfigArn})
 		if err != nil {
-			return managed.ExternalObservation{}, errors.Wrap(err, errListTags)
+			return managed.ExternalObservation{}, awserrors.Wrap(err, errListTags)
 		}
 		e.observedTags = sm.TagMap(out.Tags)
 		if !tags.Equal(tags.FromList(p.Tags), e.observedTags) {
@@ -111,7 +111,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.EndpointConfig) (man
 		return managed.ExternalCreation{}, err
 	}
 	if _, err := e.client.CreateEndpointConfig(ctx, sm.CreateInput(&mg.Spec.ForProvider)); err != nil {
-		return managed.ExternalCreation{}, errors.Wrap(err, errCreate)
+		return managed.ExternalCreation{}, awserrors.Wrap(err, errCreate)
 	}
 	return managed.ExternalCreation{}, nil
 }
@@ -123,12 +123,12 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.EndpointConfig) (man
 		set, remove := tags.Diff(tags.FromList(mg.Spec.ForProvider.Tags), e.observedTags)
 		if len(remove) > 0 {
 			if _, err := e.client.DeleteTags(ctx, &sagemaker.DeleteTagsInput{ResourceArn: aws.String(e.arn), TagKeys: remove}); err != nil {
-				return managed.ExternalUpdate{}, errors.Wrap(err, errDelTags)
+				return managed.ExternalUpdate{}, awserrors.Wrap(err, errDelTags)
 			}
 		}
 		if len(set) > 0 {
 			if _, err := e.client.AddTags(ctx, &sagemaker.AddTagsInput{ResourceArn: aws.String(e.arn), Tags: sm.Tags(set)}); err != nil {
-				return managed.ExternalUpdate{}, errors.Wrap(err, errAddTags)
+				return managed.ExternalUpdate{}, awserrors.Wrap(err, errAddTags)
 			}
 		}
 	}
@@ -142,7 +142,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.EndpointConfig) (man
 func (e *external) Delete(ctx context.Context, mg *v1alpha1.EndpointConfig) (managed.ExternalDelete, error) {
 	mg.SetConditions(xpv2.Deleting())
 	_, err := e.client.DeleteEndpointConfig(ctx, &sagemaker.DeleteEndpointConfigInput{EndpointConfigName: aws.String(meta.GetExternalName(mg))})
-	return managed.ExternalDelete{}, errors.Wrap(awserrors.IgnoreNotFound(err, sm.NotFound), errDelete)
+	return managed.ExternalDelete{}, awserrors.Wrap(awserrors.IgnoreNotFound(err, sm.NotFound), errDelete)
 }
 
 // Disconnect does nothing: the session's clients are shared.

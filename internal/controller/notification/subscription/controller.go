@@ -25,7 +25,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
@@ -83,7 +82,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (mana
 		return managed.ExternalObservation{ResourceExists: false}, nil
 	}
 	if err != nil {
-		return managed.ExternalObservation{}, errors.Wrap(err, errGet)
+		return managed.ExternalObservation{}, awserrors.Wrap(err, errGet)
 	}
 	attrs := out.Attributes
 	if meta.WasDeleted(mg) && snsclient.Pending(attrs) {
@@ -132,7 +131,7 @@ func matches(p *v1alpha1.SubscriptionParameters, attrs map[string]string) error 
 func (e *external) Create(ctx context.Context, mg *v1alpha1.Subscription) (managed.ExternalCreation, error) {
 	out, err := e.client.Subscribe(ctx, snsclient.SubscribeInput(&mg.Spec.ForProvider))
 	if err != nil {
-		return managed.ExternalCreation{}, errors.Wrap(err, errSubscribe)
+		return managed.ExternalCreation{}, awserrors.Wrap(err, errSubscribe)
 	}
 	meta.SetExternalName(mg, aws.ToString(out.SubscriptionArn))
 	return managed.ExternalCreation{}, nil
@@ -144,7 +143,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Subscription) (manag
 	for _, name := range snsclient.SortedNames(e.updates) {
 		in := &sns.SetSubscriptionAttributesInput{SubscriptionArn: aws.String(arn), AttributeName: aws.String(name), AttributeValue: aws.String(e.updates[name])}
 		if _, err := e.client.SetSubscriptionAttributes(ctx, in); err != nil {
-			return managed.ExternalUpdate{}, errors.Wrapf(err, errSet, name)
+			return managed.ExternalUpdate{}, awserrors.Wrap(err, fmt.Sprintf(errSet, name))
 		}
 	}
 	return managed.ExternalUpdate{}, nil
@@ -154,7 +153,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Subscription) (manag
 func (e *external) Delete(ctx context.Context, mg *v1alpha1.Subscription) (managed.ExternalDelete, error) {
 	mg.SetConditions(xpv2.Deleting())
 	_, err := e.client.Unsubscribe(ctx, &sns.UnsubscribeInput{SubscriptionArn: aws.String(meta.GetExternalName(mg))})
-	return managed.ExternalDelete{}, errors.Wrap(awserrors.IgnoreNotFound(err), errUnsubscribe)
+	return managed.ExternalDelete{}, awserrors.Wrap(awserrors.IgnoreNotFound(err), errUnsubscribe)
 }
 
 // Disconnect does nothing: the session's clients are shared.

@@ -117,7 +117,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.DeliveryStream) (ma
 		return managed.ExternalObservation{ResourceExists: false}, nil
 	}
 	if err != nil {
-		return managed.ExternalObservation{}, errors.Wrap(err, errDescribe)
+		return managed.ExternalObservation{}, awserrors.Wrap(err, errDescribe)
 	}
 	d := out.DeliveryStreamDescription
 	e.described = d
@@ -171,7 +171,7 @@ func (e *external) diff(ctx context.Context, mg *v1alpha1.DeliveryStream, d *typ
 	if len(p.Tags) > 0 {
 		out, err := e.client.ListTagsForDeliveryStream(ctx, &firehose.ListTagsForDeliveryStreamInput{DeliveryStreamName: d.DeliveryStreamName})
 		if err != nil {
-			return nil, errors.Wrap(err, errListTags)
+			return nil, awserrors.Wrap(err, errListTags)
 		}
 		e.observedTags = fh.TagMap(out.Tags)
 		if !tags.Equal(tags.FromList(p.Tags), e.observedTags) {
@@ -225,7 +225,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.DeliveryStream) (man
 		sent[AnnotationAccessKeyFingerprint] = secretkey.Fingerprint(mg.GetUID(), key)
 	}
 	if _, err := e.client.CreateDeliveryStream(ctx, fh.CreateInput(&mg.Spec.ForProvider, accessKey)); err != nil {
-		return managed.ExternalCreation{}, errors.Wrap(err, errCreate)
+		return managed.ExternalCreation{}, awserrors.Wrap(err, errCreate)
 	}
 	mg.SetConditions(states.Condition(string(types.DeliveryStreamStatusCreating), ""))
 	return managed.ExternalCreation{}, persist.Annotations(ctx, e.kube, mg, sent)
@@ -252,7 +252,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.DeliveryStream) (man
 		}
 		in := fh.UpdateInput(p, accessKey, aws.ToString(d.VersionId), aws.ToString(d.Destinations[0].DestinationId))
 		if _, err := e.client.UpdateDestination(ctx, in); err != nil {
-			return managed.ExternalUpdate{}, errors.Wrap(err, errUpdate)
+			return managed.ExternalUpdate{}, awserrors.Wrap(err, errUpdate)
 		}
 		if err := persist.Annotations(ctx, e.kube, mg, sent); err != nil {
 			return managed.ExternalUpdate{}, err
@@ -263,11 +263,11 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.DeliveryStream) (man
 	case fh.EncryptionStart:
 		in := &firehose.StartDeliveryStreamEncryptionInput{DeliveryStreamName: d.DeliveryStreamName, DeliveryStreamEncryptionConfigurationInput: fh.EncryptionInput(p.DeliveryStreamEncryptionConfiguration)}
 		if _, err := e.client.StartDeliveryStreamEncryption(ctx, in); err != nil {
-			return managed.ExternalUpdate{}, errors.Wrap(err, errEncryption)
+			return managed.ExternalUpdate{}, awserrors.Wrap(err, errEncryption)
 		}
 	case fh.EncryptionStop:
 		if _, err := e.client.StopDeliveryStreamEncryption(ctx, &firehose.StopDeliveryStreamEncryptionInput{DeliveryStreamName: d.DeliveryStreamName}); err != nil {
-			return managed.ExternalUpdate{}, errors.Wrap(err, errEncryption)
+			return managed.ExternalUpdate{}, awserrors.Wrap(err, errEncryption)
 		}
 	case fh.EncryptionNone:
 	}
@@ -276,12 +276,12 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.DeliveryStream) (man
 		set, remove := tags.Diff(tags.FromList(p.Tags), e.observedTags)
 		if len(remove) > 0 {
 			if _, err := e.client.UntagDeliveryStream(ctx, &firehose.UntagDeliveryStreamInput{DeliveryStreamName: d.DeliveryStreamName, TagKeys: remove}); err != nil {
-				return managed.ExternalUpdate{}, errors.Wrap(err, errUntag)
+				return managed.ExternalUpdate{}, awserrors.Wrap(err, errUntag)
 			}
 		}
 		if len(set) > 0 {
 			if _, err := e.client.TagDeliveryStream(ctx, &firehose.TagDeliveryStreamInput{DeliveryStreamName: d.DeliveryStreamName, Tags: fh.TagsToAdd(set)}); err != nil {
-				return managed.ExternalUpdate{}, errors.Wrap(err, errTag)
+				return managed.ExternalUpdate{}, awserrors.Wrap(err, errTag)
 			}
 		}
 	}
@@ -296,7 +296,7 @@ func (e *external) Delete(ctx context.Context, mg *v1alpha1.DeliveryStream) (man
 		return managed.ExternalDelete{}, nil
 	}
 	_, err := e.client.DeleteDeliveryStream(ctx, &firehose.DeleteDeliveryStreamInput{DeliveryStreamName: aws.String(meta.GetExternalName(mg))})
-	return managed.ExternalDelete{}, errors.Wrap(awserrors.IgnoreNotFound(err), errDelete)
+	return managed.ExternalDelete{}, awserrors.Wrap(awserrors.IgnoreNotFound(err), errDelete)
 }
 
 // Disconnect does nothing: the session's clients are shared.
