@@ -44,8 +44,8 @@ const (
 	// CredentialsSourceInjectedIdentity uses the SDK's default credential
 	// chain (environment, shared files, container and instance metadata).
 	CredentialsSourceInjectedIdentity CredentialsSource = "InjectedIdentity"
-	// CredentialsSourceNone signs requests with anonymous credentials, for
-	// emulators that do not check them.
+	// CredentialsSourceNone signs requests with a fixed placeholder key pair:
+	// AWS refuses it, emulators that only check for a signature accept it.
 	CredentialsSourceNone CredentialsSource = "None"
 )
 
