@@ -1,0 +1,130 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package apikeycredentialprovider
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol"
+	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol/types"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	"github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
+	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
+	ac "github.com/cloudkinds/provider-aws-services/internal/clients/agentcore"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
+)
+
+const key = "sk-unit-test-key"
+
+type fakeAgentCore struct {
+	ac.API
+	sent []string
+}
+
+func (f *fakeAgentCore) GetApiKeyCredentialProvider(context.Context, *bedrockagentcorecontrol.GetApiKeyCredentialProviderInput, ...func(*bedrockagentcorecontrol.Options)) (*bedrockagentcorecontrol.GetApiKeyCredentialProviderOutput, error) {
+	return &bedrockagentcorecontrol.GetApiKeyCredentialProviderOutput{CredentialProviderArn: aws.String("arn:p"), ApiKeySecretArn: &types.Secret{SecretArn: aws.String("arn:s")}}, nil
+}
+
+func (f *fakeAgentCore) CreateApiKeyCredentialProvider(_ context.Context, in *bedrockagentcorecontrol.CreateApiKeyCredentialProviderInput, _ ...func(*bedrockagentcorecontrol.Options)) (*bedrockagentcorecontrol.CreateApiKeyCredentialProviderOutput, error) {
+	f.sent = append(f.sent, aws.ToString(in.ApiKey))
+	return &bedrockagentcorecontrol.CreateApiKeyCredentialProviderOutput{CredentialProviderArn: aws.String("arn:p"), ApiKeySecretArn: &types.Secret{SecretArn: aws.String("arn:s")}}, nil
+}
+
+func (f *fakeAgentCore) UpdateApiKeyCredentialProvider(_ context.Context, in *bedrockagentcorecontrol.UpdateApiKeyCredentialProviderInput, _ ...func(*bedrockagentcorecontrol.Options)) (*bedrockagentcorecontrol.UpdateApiKeyCredentialProviderOutput, error) {
+	f.sent = append(f.sent, aws.ToString(in.ApiKey))
+	return &bedrockagentcorecontrol.UpdateApiKeyCredentialProviderOutput{}, nil
+}
+
+func newFixture(t *testing.T, withSecret bool) (*v1alpha1.APIKeyCredentialProvider, *external, *fakeAgentCore) {
+	t.Helper()
+	mg := &v1alpha1.APIKeyCredentialProvider{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p", UID: "uid"}}
+	meta.SetExternalName(mg, "p")
+	mg.Spec.ForProvider = v1alpha1.APIKeyCredentialProviderParameters{Name: "p", APIKey: common.SecretKeyReference{Name: aws.String("k"), Key: "apiKey"}}
+	s := runtime.NewScheme()
+	_ = clientgoscheme.AddToScheme(s)
+	_ = v1alpha1.AddToScheme(s)
+	objs := []client.Object{mg}
+	if withSecret {
+		objs = append(objs, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "k"}, Data: map[string][]byte{"apiKey": []byte(key)}})
+	}
+	kube := fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).Build()
+	f := &fakeAgentCore{}
+	return mg, &external{client: f, kube: kube, secrets: secretkey.NewReader(kube), session: &awsconfig.Session{AccountID: "000000000000", Partition: "aws", Region: "us-east-1"}}, f
+}
+
+func TestCreateThenRotate(t *testing.T) {
+	mg, e, f := newFixture(t, true)
+	cre, err := e.Create(context.Background(), mg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(cre.ConnectionDetails["credentialProviderARN"]) != "arn:p" || string(cre.ConnectionDetails["secretARN"]) != "arn:s" {
+		t.Errorf("connection details %v", cre.ConnectionDetails)
+	}
+	for k, v := range cre.ConnectionDetails {
+		if string(v) == key {
+			t.Errorf("connection detail %s is the key", k)
+		}
+	}
+	obs, err := e.Observe(context.Background(), mg)
+	if err != nil || !obs.ResourceUpToDate {
+		t.Fatalf("right after create: %+v %v", obs, err)
+	}
+	// The Secret's value changes in place: one update carries the new key.
+	sec := &corev1.Secret{}
+	_ = e.kube.Get(context.Background(), client.ObjectKey{Namespace: "ns", Name: "k"}, sec)
+	sec.Data["apiKey"] = []byte("rotated")
+	_ = e.kube.Update(context.Background(), sec)
+	obs, err = e.Observe(context.Background(), mg)
+	if err != nil || obs.ResourceUpToDate || obs.Diff != "apiKey" {
+		t.Fatalf("after rotation: %+v %v", obs, err)
+	}
+	if _, err := e.Update(context.Background(), mg); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(f.sent, ",") != key+",rotated" {
+		t.Errorf("keys sent: %d", len(f.sent))
+	}
+	if obs, _ := e.Observe(context.Background(), mg); !obs.ResourceUpToDate {
+		t.Error("still not up to date after the rotation")
+	}
+}
+
+func TestAMissingSecretIsClearAndDoesNotBlockDeletion(t *testing.T) {
+	mg, e, _ := newFixture(t, false)
+	_, err := e.Observe(context.Background(), mg)
+	if err == nil || err.Error() != "spec.forProvider.apiKey: secret ns/k does not exist" {
+		t.Fatalf("want a clear error, got %v", err)
+	}
+	now := metav1.NewTime(time.Now())
+	mg.SetDeletionTimestamp(&now)
+	if obs, err := e.Observe(context.Background(), mg); err != nil || !obs.ResourceExists {
+		t.Errorf("deletion is blocked: %+v %v", obs, err)
+	}
+}

@@ -1,0 +1,114 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package endpointconfig
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
+	"github.com/aws/aws-sdk-go-v2/service/sagemaker/types"
+	"github.com/aws/smithy-go"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+
+	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
+	sm "github.com/cloudkinds/provider-aws-services/internal/clients/sagemaker"
+)
+
+type fakeSageMaker struct {
+	sm.API
+	describe *sagemaker.DescribeEndpointConfigOutput
+	err      error
+	tags     []types.Tag
+	calls    []string
+}
+
+func (f *fakeSageMaker) DescribeEndpointConfig(context.Context, *sagemaker.DescribeEndpointConfigInput, ...func(*sagemaker.Options)) (*sagemaker.DescribeEndpointConfigOutput, error) {
+	return f.describe, f.err
+}
+
+func (f *fakeSageMaker) ListTags(context.Context, *sagemaker.ListTagsInput, ...func(*sagemaker.Options)) (*sagemaker.ListTagsOutput, error) {
+	return &sagemaker.ListTagsOutput{Tags: f.tags}, nil
+}
+
+func (f *fakeSageMaker) CreateEndpointConfig(context.Context, *sagemaker.CreateEndpointConfigInput, ...func(*sagemaker.Options)) (*sagemaker.CreateEndpointConfigOutput, error) {
+	f.calls = append(f.calls, "CreateEndpointConfig")
+	return &sagemaker.CreateEndpointConfigOutput{}, nil
+}
+
+func (f *fakeSageMaker) AddTags(context.Context, *sagemaker.AddTagsInput, ...func(*sagemaker.Options)) (*sagemaker.AddTagsOutput, error) {
+	f.calls = append(f.calls, "AddTags")
+	return &sagemaker.AddTagsOutput{}, nil
+}
+
+func configMR() *v1alpha1.EndpointConfig {
+	mg := &v1alpha1.EndpointConfig{}
+	meta.SetExternalName(mg, "cfg")
+	mg.Spec.ForProvider = v1alpha1.EndpointConfigParameters{EndpointConfigName: "cfg",
+		ProductionVariants: []v1alpha1.ProductionVariant{{VariantName: aws.String("primary"), ModelName: aws.String("m"), InstanceType: aws.String("ml.m5.large")}},
+		Tags:               []common.Tag{{Key: aws.String("team"), Value: aws.String("ml")}}}
+	return mg
+}
+
+var session = &awsconfig.Session{AccountID: "000000000000", Partition: "aws", Region: "us-east-1"}
+
+func TestObserveNotFoundAsSageMakerWordsIt(t *testing.T) {
+	f := &fakeSageMaker{err: &smithy.GenericAPIError{Code: "ValidationException", Message: `Could not find endpoint configuration "arn:aws:sagemaker:us-east-1:000000000000:endpoint-config/cfg".`}}
+	obs, err := (&external{client: f, session: session}).Observe(context.Background(), configMR())
+	if err != nil || obs.ResourceExists {
+		t.Errorf("want not found, got exists=%v err=%v", obs.ResourceExists, err)
+	}
+	f.err = &smithy.GenericAPIError{Code: "ValidationException", Message: "Could not find model"}
+	if _, err := (&external{client: f, session: session}).Observe(context.Background(), configMR()); err == nil {
+		t.Error("another ValidationException was taken for not-found")
+	}
+}
+
+func TestCreateRefusesLocalStorageWithoutCallingAWS(t *testing.T) {
+	mg := configMR()
+	mg.Spec.ForProvider.KMSKeyID = aws.String("alias/k")
+	mg.Spec.ForProvider.ProductionVariants[0].InstanceType = aws.String("ml.c5d.xlarge")
+	f := &fakeSageMaker{}
+	_, err := (&external{client: f, session: session}).Create(context.Background(), mg)
+	if err == nil || !strings.Contains(err.Error(), "spec.forProvider.kmsKeyID") || len(f.calls) != 0 {
+		t.Errorf("err %v, calls %v", err, f.calls)
+	}
+}
+
+func TestReplacedBodyIsReportedAfterTheTags(t *testing.T) {
+	mg := configMR()
+	f := &fakeSageMaker{describe: &sagemaker.DescribeEndpointConfigOutput{
+		EndpointConfigArn:  aws.String("arn:aws:sagemaker:us-east-1:000000000000:endpoint-config/cfg"),
+		ProductionVariants: []types.ProductionVariant{{VariantName: aws.String("primary"), ModelName: aws.String("m"), InstanceType: types.ProductionVariantInstanceTypeMlC5Large}},
+	}}
+	e := &external{client: f, session: session}
+	obs, err := e.Observe(context.Background(), mg)
+	if err != nil || obs.ResourceUpToDate || !strings.Contains(obs.Diff, "ProductionVariants[0].InstanceType") || !strings.Contains(obs.Diff, "tags") {
+		t.Fatalf("observation %+v, err %v", obs, err)
+	}
+	if md := mg.Status.AtProvider.ACKResourceMetadata; md == nil || md.ARN != nil {
+		t.Errorf("a replaced configuration got a verified ARN: %+v", md)
+	}
+	_, err = e.Update(context.Background(), mg)
+	if err == nil || !strings.Contains(err.Error(), "cannot change an endpoint configuration in place") || len(f.calls) != 1 || f.calls[0] != "AddTags" {
+		t.Errorf("err %v, calls %v", err, f.calls)
+	}
+}

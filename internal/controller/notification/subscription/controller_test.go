@@ -1,0 +1,133 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package subscription
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
+	snsclient "github.com/cloudkinds/provider-aws-services/internal/clients/sns"
+	"github.com/cloudkinds/provider-aws-services/internal/conditions"
+)
+
+// fakeSNS answers GetSubscriptionAttributes with attrs and records the
+// attributes set.
+type fakeSNS struct {
+	snsclient.API
+	attrs map[string]string
+	set   []string
+}
+
+func (f *fakeSNS) GetSubscriptionAttributes(context.Context, *sns.GetSubscriptionAttributesInput, ...func(*sns.Options)) (*sns.GetSubscriptionAttributesOutput, error) {
+	return &sns.GetSubscriptionAttributesOutput{Attributes: f.attrs}, nil
+}
+
+func (f *fakeSNS) SetSubscriptionAttributes(_ context.Context, in *sns.SetSubscriptionAttributesInput, _ ...func(*sns.Options)) (*sns.SetSubscriptionAttributesOutput, error) {
+	f.set = append(f.set, aws.ToString(in.AttributeName)+"="+aws.ToString(in.AttributeValue))
+	return &sns.SetSubscriptionAttributesOutput{}, nil
+}
+
+const arn = "arn:aws:sns:us-east-1:000000000000:orders:0001"
+
+func subscriptionMR() *v1alpha1.Subscription {
+	mg := &v1alpha1.Subscription{}
+	meta.SetExternalName(mg, arn)
+	mg.Spec.ForProvider = v1alpha1.SubscriptionParameters{Protocol: "queue", Endpoint: aws.String("arn:aws:sqs:us-east-1:000000000000:q"),
+		TopicARN: aws.String("arn:aws:sns:us-east-1:000000000000:orders"), FilterPolicy: aws.String(`{"a": ["b"]}`), RawMessageDelivery: aws.String("true")}
+	return mg
+}
+
+func attrs(pending string) map[string]string {
+	return map[string]string{"TopicArn": "arn:aws:sns:us-east-1:000000000000:orders", "Protocol": "sqs", "Endpoint": "arn:aws:sqs:us-east-1:000000000000:q",
+		"PendingConfirmation": pending, "Owner": "000000000000", "FilterPolicy": `{"a":["b"]}`, "RawMessageDelivery": "false"}
+}
+
+func TestObserve(t *testing.T) {
+	session := &awsconfig.Session{AccountID: "000000000000", Partition: "aws", Region: "us-east-1"}
+	type want struct {
+		exists, upToDate bool
+		reason           xpv2.ConditionReason
+		err              string
+	}
+	cases := map[string]struct {
+		mg    func() *v1alpha1.Subscription
+		attrs map[string]string
+		want  want
+	}{
+		"NoARNYet": {mg: func() *v1alpha1.Subscription { mg := subscriptionMR(); meta.SetExternalName(mg, ""); return mg }, want: want{}},
+		"ConfirmedWithAChangedAttribute": {mg: subscriptionMR, attrs: attrs("false"),
+			want: want{exists: true, upToDate: false, reason: xpv2.ReasonAvailable}},
+		"PendingIsNeverUpdated": {mg: subscriptionMR, attrs: attrs("true"),
+			want: want{exists: true, upToDate: true, reason: conditions.ReasonPendingConfirmation}},
+		"PendingAndDeletedIsReleased": {mg: func() *v1alpha1.Subscription {
+			mg := subscriptionMR()
+			now := metav1.NewTime(time.Now())
+			mg.SetDeletionTimestamp(&now)
+			return mg
+		}, attrs: attrs("true"), want: want{exists: false}},
+		"AnotherEndpoint": {mg: func() *v1alpha1.Subscription {
+			mg := subscriptionMR()
+			mg.Spec.ForProvider.Endpoint = aws.String("arn:aws:sqs:us-east-1:000000000000:other")
+			return mg
+		}, attrs: attrs("false"), want: want{err: "not what the spec says"}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			mg := tc.mg()
+			e := &external{client: &fakeSNS{attrs: tc.attrs}, session: session}
+			obs, err := e.Observe(context.Background(), mg)
+			got := want{exists: obs.ResourceExists, upToDate: obs.ResourceUpToDate}
+			if err != nil {
+				got = want{err: tc.want.err}
+				if !strings.Contains(err.Error(), tc.want.err) {
+					t.Fatalf("error %v", err)
+				}
+			} else if obs.ResourceExists {
+				got.reason = mg.GetCondition(xpv2.TypeReady).Reason
+			}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("-want, +got:\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestUpdateSetsEachDifferingAttributeOnce(t *testing.T) {
+	mg := subscriptionMR()
+	fake := &fakeSNS{attrs: attrs("false")}
+	e := &external{client: fake, session: &awsconfig.Session{Partition: "aws"}}
+	if _, err := e.Observe(context.Background(), mg); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Update(context.Background(), mg); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"RawMessageDelivery=true"}, fake.set); diff != "" {
+		t.Errorf("-want, +got:\n%s", diff)
+	}
+}
