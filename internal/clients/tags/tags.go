@@ -72,3 +72,19 @@ func Equal(a, b map[string]string) bool {
 	set, remove := Diff(a, b)
 	return len(set) == 0 && len(remove) == 0
 }
+
+// Apply makes observed tags match desired ones with the service's own calls:
+// remove for the keys to drop, then set for new and changed tags. Each is
+// called only when it has something to do.
+func Apply(desired, observed map[string]string, remove func([]string) error, set func(map[string]string) error) error {
+	toSet, toRemove := Diff(desired, observed)
+	if len(toRemove) > 0 {
+		if err := remove(toRemove); err != nil {
+			return err
+		}
+	}
+	if len(toSet) > 0 {
+		return set(toSet)
+	}
+	return nil
+}

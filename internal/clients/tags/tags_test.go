@@ -17,6 +17,8 @@ limitations under the License.
 package tags
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -57,5 +59,25 @@ func TestDiff(t *testing.T) {
 				t.Error("Equal disagrees with Diff")
 			}
 		})
+	}
+}
+
+func TestApply(t *testing.T) {
+	var calls []string
+	remove := func(keys []string) error { calls = append(calls, "remove "+strings.Join(keys, ",")); return nil }
+	set := func(m map[string]string) error { calls = append(calls, "set "+strings.Join(Keys(m), ",")); return nil }
+	if err := Apply(map[string]string{"a": "1", "c": "3"}, map[string]string{"a": "0", "b": "2"}, remove, set); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"remove b", "set a,c"}, calls); diff != "" {
+		t.Errorf("-want, +got:\n%s", diff)
+	}
+	calls = nil
+	if err := Apply(map[string]string{"a": "1"}, map[string]string{"a": "1"}, remove, set); err != nil || calls != nil {
+		t.Errorf("equal tags made calls %v (%v)", calls, err)
+	}
+	boom := errors.New("denied")
+	if err := Apply(map[string]string{}, map[string]string{"a": "1"}, func([]string) error { return boom }, set); err != boom {
+		t.Errorf("the remove error was lost: %v", err)
 	}
 }

@@ -171,20 +171,18 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 			return managed.ExternalUpdate{}, err
 		}
 	}
-	if e.observedTags != nil {
-		set, remove := tags.Diff(mg.Spec.ForProvider.Tags, e.observedTags)
-		if len(remove) > 0 {
-			if _, err := e.client.UntagResource(ctx, &bedrockagentcorecontrol.UntagResourceInput{ResourceArn: aws.String(e.arn), TagKeys: remove}); err != nil {
-				return managed.ExternalUpdate{}, awserrors.Wrap(err, errUntag)
-			}
-		}
-		if len(set) > 0 {
-			if _, err := e.client.TagResource(ctx, &bedrockagentcorecontrol.TagResourceInput{ResourceArn: aws.String(e.arn), Tags: set}); err != nil {
-				return managed.ExternalUpdate{}, awserrors.Wrap(err, errTag)
-			}
-		}
+	if e.observedTags == nil {
+		return managed.ExternalUpdate{}, nil
 	}
-	return managed.ExternalUpdate{}, nil
+	return managed.ExternalUpdate{}, tags.Apply(mg.Spec.ForProvider.Tags, e.observedTags,
+		func(keys []string) error {
+			_, err := e.client.UntagResource(ctx, &bedrockagentcorecontrol.UntagResourceInput{ResourceArn: aws.String(e.arn), TagKeys: keys})
+			return awserrors.Wrap(err, errUntag)
+		},
+		func(set map[string]string) error {
+			_, err := e.client.TagResource(ctx, &bedrockagentcorecontrol.TagResourceInput{ResourceArn: aws.String(e.arn), Tags: set})
+			return awserrors.Wrap(err, errTag)
+		})
 }
 
 // Delete deletes the credential provider and, with it, the stored key.

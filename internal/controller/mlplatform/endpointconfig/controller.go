@@ -120,16 +120,17 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.EndpointConfig) (man
 // differs was replaced outside Kubernetes, and is reported as an error.
 func (e *external) Update(ctx context.Context, mg *v1alpha1.EndpointConfig) (managed.ExternalUpdate, error) {
 	if e.observedTags != nil {
-		set, remove := tags.Diff(tags.FromList(mg.Spec.ForProvider.Tags), e.observedTags)
-		if len(remove) > 0 {
-			if _, err := e.client.DeleteTags(ctx, &sagemaker.DeleteTagsInput{ResourceArn: aws.String(e.arn), TagKeys: remove}); err != nil {
-				return managed.ExternalUpdate{}, awserrors.Wrap(err, errDelTags)
-			}
-		}
-		if len(set) > 0 {
-			if _, err := e.client.AddTags(ctx, &sagemaker.AddTagsInput{ResourceArn: aws.String(e.arn), Tags: sm.Tags(set)}); err != nil {
-				return managed.ExternalUpdate{}, awserrors.Wrap(err, errAddTags)
-			}
+		err := tags.Apply(tags.FromList(mg.Spec.ForProvider.Tags), e.observedTags,
+			func(keys []string) error {
+				_, err := e.client.DeleteTags(ctx, &sagemaker.DeleteTagsInput{ResourceArn: aws.String(e.arn), TagKeys: keys})
+				return awserrors.Wrap(err, errDelTags)
+			},
+			func(set map[string]string) error {
+				_, err := e.client.AddTags(ctx, &sagemaker.AddTagsInput{ResourceArn: aws.String(e.arn), Tags: sm.Tags(set)})
+				return awserrors.Wrap(err, errAddTags)
+			})
+		if err != nil {
+			return managed.ExternalUpdate{}, err
 		}
 	}
 	if len(e.bodyDiff) > 0 {

@@ -104,9 +104,12 @@ type external struct {
 	session *awsconfig.Session
 	secrets *secretkey.Reader
 
-	described    *types.DeliveryStreamDescription
-	observedTags map[string]string
-	accessKey    []byte
+	// What Observe found, for Update to act on without deciding again.
+	described          *types.DeliveryStreamDescription
+	destinationChanged bool
+	accessKey          []byte // the key to send, when it changed
+	encryption         fh.EncryptionAction
+	observedTags       map[string]string
 }
 
 // Observe describes the stream and, when the spec manages tags, lists them.
@@ -158,12 +161,14 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.DeliveryStream) (ma
 func (e *external) diff(ctx context.Context, mg *v1alpha1.DeliveryStream, d *types.DeliveryStreamDescription) ([]string, error) {
 	p := &mg.Spec.ForProvider
 	diffs := fh.DestinationDiff(p, fh.HTTPDestination(d), mg.GetAnnotations()[AnnotationBufferingHintsSent])
-	if changed, err := e.accessKeyChanged(ctx, mg); err != nil {
+	e.destinationChanged = len(diffs) > 0
+	if err := e.readChangedAccessKey(ctx, mg); err != nil {
 		return nil, err
-	} else if changed {
+	}
+	if e.accessKey != nil {
 		diffs = append(diffs, "httpEndpointDestinationConfiguration.endpointConfiguration.accessKey")
 	}
-	if fh.Encryption(p.DeliveryStreamEncryptionConfiguration, d.DeliveryStreamEncryptionConfiguration) != fh.EncryptionNone {
+	if e.encryption = fh.Encryption(p.DeliveryStreamEncryptionConfiguration, d.DeliveryStreamEncryptionConfiguration); e.encryption != fh.EncryptionNone {
 		diffs = append(diffs, "deliveryStreamEncryptionConfiguration")
 	}
 	// Tags are read only when the spec manages them: DescribeDeliveryStream
@@ -181,20 +186,22 @@ func (e *external) diff(ctx context.Context, mg *v1alpha1.DeliveryStream, d *typ
 	return diffs, nil
 }
 
-// accessKeyChanged reads the access key's secret and compares its
-// fingerprint with the one recorded when the key was last sent. AWS never
-// returns the key, so this is the only way to notice a rotation.
-func (e *external) accessKeyChanged(ctx context.Context, mg *v1alpha1.DeliveryStream) (bool, error) {
+// readChangedAccessKey reads the access key's secret and keeps the key when
+// its fingerprint differs from the one recorded when a key was last sent.
+// AWS never returns the key, so this is the only way to notice a rotation.
+func (e *external) readChangedAccessKey(ctx context.Context, mg *v1alpha1.DeliveryStream) error {
 	ref := accessKeyRef(mg)
 	if ref == nil {
-		return false, nil
+		return nil
 	}
 	key, err := e.secrets.Read(ctx, mg, accessKeyField, ref)
 	if err != nil {
-		return false, err
+		return err
 	}
-	e.accessKey = key
-	return mg.GetAnnotations()[AnnotationAccessKeyFingerprint] != secretkey.Fingerprint(mg.GetUID(), key), nil
+	if mg.GetAnnotations()[AnnotationAccessKeyFingerprint] != secretkey.Fingerprint(mg.GetUID(), key) {
+		e.accessKey = key
+	}
+	return nil
 }
 
 func accessKeyRef(mg *v1alpha1.DeliveryStream) *common.SecretKeyReference {
@@ -238,17 +245,12 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.DeliveryStream) (man
 	if d == nil {
 		return managed.ExternalUpdate{}, errors.New(errDescribe)
 	}
-	fingerprint := ""
-	if e.accessKey != nil {
-		fingerprint = secretkey.Fingerprint(mg.GetUID(), e.accessKey)
-	}
-	keyChanged := fingerprint != "" && mg.GetAnnotations()[AnnotationAccessKeyFingerprint] != fingerprint
-	if len(fh.DestinationDiff(p, fh.HTTPDestination(d), mg.GetAnnotations()[AnnotationBufferingHintsSent])) > 0 || keyChanged {
+	if e.destinationChanged || e.accessKey != nil {
 		var accessKey *string
 		sent := map[string]string{AnnotationBufferingHintsSent: fh.BufferingHintsSent(p)}
-		if keyChanged {
+		if e.accessKey != nil {
 			accessKey = aws.String(string(e.accessKey))
-			sent[AnnotationAccessKeyFingerprint] = fingerprint
+			sent[AnnotationAccessKeyFingerprint] = secretkey.Fingerprint(mg.GetUID(), e.accessKey)
 		}
 		in := fh.UpdateInput(p, accessKey, aws.ToString(d.VersionId), aws.ToString(d.Destinations[0].DestinationId))
 		if _, err := e.client.UpdateDestination(ctx, in); err != nil {
@@ -259,7 +261,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.DeliveryStream) (man
 		}
 	}
 
-	switch fh.Encryption(p.DeliveryStreamEncryptionConfiguration, d.DeliveryStreamEncryptionConfiguration) {
+	switch e.encryption {
 	case fh.EncryptionStart:
 		in := &firehose.StartDeliveryStreamEncryptionInput{DeliveryStreamName: d.DeliveryStreamName, DeliveryStreamEncryptionConfigurationInput: fh.EncryptionInput(p.DeliveryStreamEncryptionConfiguration)}
 		if _, err := e.client.StartDeliveryStreamEncryption(ctx, in); err != nil {
@@ -272,20 +274,18 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.DeliveryStream) (man
 	case fh.EncryptionNone:
 	}
 
-	if e.observedTags != nil {
-		set, remove := tags.Diff(tags.FromList(p.Tags), e.observedTags)
-		if len(remove) > 0 {
-			if _, err := e.client.UntagDeliveryStream(ctx, &firehose.UntagDeliveryStreamInput{DeliveryStreamName: d.DeliveryStreamName, TagKeys: remove}); err != nil {
-				return managed.ExternalUpdate{}, awserrors.Wrap(err, errUntag)
-			}
-		}
-		if len(set) > 0 {
-			if _, err := e.client.TagDeliveryStream(ctx, &firehose.TagDeliveryStreamInput{DeliveryStreamName: d.DeliveryStreamName, Tags: fh.TagsToAdd(set)}); err != nil {
-				return managed.ExternalUpdate{}, awserrors.Wrap(err, errTag)
-			}
-		}
+	if e.observedTags == nil {
+		return managed.ExternalUpdate{}, nil
 	}
-	return managed.ExternalUpdate{}, nil
+	return managed.ExternalUpdate{}, tags.Apply(tags.FromList(p.Tags), e.observedTags,
+		func(keys []string) error {
+			_, err := e.client.UntagDeliveryStream(ctx, &firehose.UntagDeliveryStreamInput{DeliveryStreamName: d.DeliveryStreamName, TagKeys: keys})
+			return awserrors.Wrap(err, errUntag)
+		},
+		func(set map[string]string) error {
+			_, err := e.client.TagDeliveryStream(ctx, &firehose.TagDeliveryStreamInput{DeliveryStreamName: d.DeliveryStreamName, Tags: fh.TagsToAdd(set)})
+			return awserrors.Wrap(err, errTag)
+		})
 }
 
 // Delete deletes the stream, unless AWS is deleting it already. A stream in
