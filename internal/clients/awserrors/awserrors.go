@@ -15,8 +15,9 @@ limitations under the License.
 */
 
 // Package awserrors classifies the errors of AWS calls the same way for every
-// service: not found, throttled, terminal (AWS refuses the input and will
-// refuse it again), access denied, or anything else (worth a retry).
+// service: not found, already exists, throttled, terminal (AWS refuses the
+// input and will refuse it again), access denied, or anything else (worth a
+// retry).
 package awserrors
 
 import (
@@ -37,6 +38,10 @@ const (
 	Throttled
 	Terminal
 	AccessDenied
+	// AlreadyExists answers a create whose resource exists: often the
+	// resource an earlier, interrupted create of the same object made, so
+	// never a reason to tell the user the spec is wrong.
+	AlreadyExists
 )
 
 var classes = map[string]Class{
@@ -52,12 +57,13 @@ var classes = map[string]Class{
 	"LimitExceededException":                 Throttled, // Firehose's rate limit
 	"ProvisionedThroughputExceededException": Throttled,
 
-	"ValidationException":            Terminal,
-	"ValidationError":                Terminal,
-	"InvalidArgumentException":       Terminal,
-	"InvalidParameter":               Terminal,
-	"InvalidParameterException":      Terminal,
-	"ResourceAlreadyExistsException": Terminal,
+	"ValidationException":       Terminal,
+	"ValidationError":           Terminal,
+	"InvalidArgumentException":  Terminal,
+	"InvalidParameter":          Terminal,
+	"InvalidParameterException": Terminal,
+
+	"ResourceAlreadyExistsException": AlreadyExists,
 
 	"AccessDeniedException": AccessDenied,
 	"AccessDenied":          AccessDenied,
@@ -83,20 +89,31 @@ func Classify(err error) Class {
 }
 
 // IsNotFound reports whether err says the resource does not exist: a
-// not-found code, or one of extra, each "Code: message prefix" for services
-// that word not-found as another error (SageMaker's ValidationException
-// "Could not find ...").
+// not-found code, or one of extra, each "Code: text of the message" for
+// services that word not-found as another error (SageMaker's
+// ValidationException "Could not find ...").
 func IsNotFound(err error, extra ...string) bool {
-	if Classify(err) == NotFound {
-		return true
-	}
+	return Classify(err) == NotFound || Matches(err, extra...)
+}
+
+// IsAlreadyExists reports whether err says that the resource a create names
+// exists: an already-exists code, or one of extra, worded as for IsNotFound
+// (Firehose's "ResourceInUseException: already exists", SageMaker's
+// "ValidationException: Cannot create already existing").
+func IsAlreadyExists(err error, extra ...string) bool {
+	return Classify(err) == AlreadyExists || Matches(err, extra...)
+}
+
+// Matches reports whether err is an AWS error that one of patterns
+// describes, each "Code: text the message contains" (or only "Code").
+func Matches(err error, patterns ...string) bool {
 	var ae smithy.APIError
 	if !errors.As(err, &ae) {
 		return false
 	}
-	for _, e := range extra {
-		code, prefix, _ := strings.Cut(e, ": ")
-		if ae.ErrorCode() == code && strings.HasPrefix(ae.ErrorMessage(), prefix) {
+	for _, p := range patterns {
+		code, text, _ := strings.Cut(p, ": ")
+		if ae.ErrorCode() == code && strings.Contains(ae.ErrorMessage(), text) {
 			return true
 		}
 	}
@@ -125,7 +142,7 @@ func Wrap(err error, msg string) error {
 		msg += " (AWS refuses this input: correct the spec)"
 	case Throttled:
 		msg += " (AWS throttled the call: it is retried with backoff)"
-	case NotFound, Other:
+	case NotFound, AlreadyExists, Other:
 	}
 	return xperrors.Wrap(err, msg)
 }

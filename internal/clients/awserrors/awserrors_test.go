@@ -42,6 +42,7 @@ func TestClassify(t *testing.T) {
 		"Validation":      {err: apiErr("ValidationException", "bad"), want: Terminal},
 		"SNSInvalid":      {err: apiErr("InvalidParameter", "Invalid parameter"), want: Terminal},
 		"Denied":          {err: apiErr("AccessDeniedException", "not authorized"), want: AccessDenied},
+		"Exists":          {err: apiErr("ResourceAlreadyExistsException", "Endpoint e already exists."), want: AlreadyExists},
 		"ServerError":     {err: apiErr("InternalFailure", "oops"), want: Other},
 	}
 	for name, tc := range cases {
@@ -75,6 +76,29 @@ func TestIsNotFound(t *testing.T) {
 	}
 }
 
+func TestIsAlreadyExists(t *testing.T) {
+	firehose := "ResourceInUseException: already exists"
+	cases := map[string]struct {
+		err   error
+		extra []string
+		want  bool
+	}{
+		"Code":           {err: apiErr("ResourceAlreadyExistsException", "Endpoint e already exists."), want: true},
+		"FirehoseWords":  {err: apiErr("ResourceInUseException", "Firehose s under accountId 1 already exists"), extra: []string{firehose}, want: true},
+		"FirehoseBusy":   {err: apiErr("ResourceInUseException", "Firehose s under account 1 is in CREATING state."), extra: []string{firehose}, want: false},
+		"NotAnAPIError":  {err: errors.New("already exists"), extra: []string{firehose}, want: false},
+		"OtherExisting":  {err: apiErr("ConflictException", "Credential provider with name k already exists."), want: false},
+		"OtherWithWords": {err: apiErr("ConflictException", "Credential provider with name k already exists."), extra: []string{"ConflictException: already exists"}, want: true},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := IsAlreadyExists(tc.err, tc.extra...); got != tc.want {
+				t.Errorf("want %v, got %v", tc.want, got)
+			}
+		})
+	}
+}
+
 func TestWrap(t *testing.T) {
 	cases := map[string]struct {
 		err  error
@@ -84,6 +108,7 @@ func TestWrap(t *testing.T) {
 		"Denied":  {err: apiErr("AccessDeniedException", "User is not authorized to perform: firehose:TagDeliveryStream"), want: "cannot create delivery stream (AWS denied the call: grant the provider config's identity this permission): api error AccessDeniedException: User is not authorized to perform: firehose:TagDeliveryStream"},
 		"Invalid": {err: apiErr("ValidationException", "bad name"), want: "cannot create delivery stream (AWS refuses this input: correct the spec): api error ValidationException: bad name"},
 		"Other":   {err: errors.New("connection reset"), want: "cannot create delivery stream: connection reset"},
+		"Exists":  {err: apiErr("ResourceAlreadyExistsException", "Endpoint e already exists."), want: "cannot create delivery stream: api error ResourceAlreadyExistsException: Endpoint e already exists."},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

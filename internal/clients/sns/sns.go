@@ -28,6 +28,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/aws/aws-sdk-go-v2/service/sns/types"
 
 	"github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
 )
@@ -38,7 +39,16 @@ type API interface {
 	GetSubscriptionAttributes(ctx context.Context, in *sns.GetSubscriptionAttributesInput, o ...func(*sns.Options)) (*sns.GetSubscriptionAttributesOutput, error)
 	SetSubscriptionAttributes(ctx context.Context, in *sns.SetSubscriptionAttributesInput, o ...func(*sns.Options)) (*sns.SetSubscriptionAttributesOutput, error)
 	Unsubscribe(ctx context.Context, in *sns.UnsubscribeInput, o ...func(*sns.Options)) (*sns.UnsubscribeOutput, error)
+	ListSubscriptionsByTopic(ctx context.Context, in *sns.ListSubscriptionsByTopicInput, o ...func(*sns.Options)) (*sns.ListSubscriptionsByTopicOutput, error)
 }
+
+// ErrDifferentAttributes is SNS's answer to a Subscribe for a topic,
+// protocol and endpoint that are subscribed already, with other attributes.
+const ErrDifferentAttributes = "InvalidParameter: already exists with different attributes"
+
+// arnPending is what ListSubscriptionsByTopic shows in place of the ARN of a
+// subscription that waits for confirmation.
+const arnPending = "PendingConfirmation"
 
 // SNS's attribute names.
 const (
@@ -98,6 +108,32 @@ func SubscribeInput(p *v1alpha1.SubscriptionParameters) *sns.SubscribeInput {
 		in.Attributes = a
 	}
 	return in
+}
+
+// ExistingSubscriptionInput asks SNS for the ARN of the subscription of the
+// spec's topic, protocol and endpoint that exists already: Subscribe is
+// idempotent for those three, and without attributes it cannot be refused
+// for having other attributes. Attributes are then set one by one.
+func ExistingSubscriptionInput(p *v1alpha1.SubscriptionParameters) *sns.SubscribeInput {
+	in := SubscribeInput(p)
+	in.Attributes = nil
+	return in
+}
+
+// Find looks for the subscription of the spec's protocol and endpoint among a
+// page of a topic's subscriptions. It returns its ARN, or found without an
+// ARN while the subscription waits for confirmation (SNS hides the ARN then).
+func Find(p *v1alpha1.SubscriptionParameters, page []types.Subscription) (arn string, found bool) {
+	for _, s := range page {
+		if aws.ToString(s.Protocol) != Protocol(p.Protocol) || aws.ToString(s.Endpoint) != aws.ToString(p.Endpoint) {
+			continue
+		}
+		if a := aws.ToString(s.SubscriptionArn); a != arnPending {
+			return a, true
+		}
+		return "", true
+	}
+	return "", false
 }
 
 // Observation is the status of a subscription as SNS describes it; the caller

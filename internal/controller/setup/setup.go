@@ -29,6 +29,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/alreadyexists"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/connect"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/externalname"
@@ -46,9 +47,16 @@ type Kind[MR resource.ModernManaged] struct {
 	External func(kube client.Client, s *awsconfig.Session) managed.TypedExternalClient[MR]
 	// NameField is the path of the field that is the external name, read by
 	// Name; empty when AWS names the resource (the external name is set by
-	// Create).
+	// Create, and the kind's Observe must find what an interrupted create
+	// made without it).
 	NameField string
 	Name      func(MR) string
+	// Noun is what messages call the kind: "delivery stream".
+	Noun string
+	// AlreadyExists are the kind's own wordings of AWS's "already exists"
+	// answer to a create, each "Code: message prefix", beside the codes
+	// every service uses.
+	AlreadyExists []string
 	// Watches are further watches, such as the Secrets the kind reads.
 	Watches []managedoptions.Watch
 }
@@ -58,7 +66,10 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, sess
 	name := managed.ControllerName(k.GroupVersionKind.GroupKind().String())
 	kube := mgr.GetClient()
 	connector := connect.New(kube, sessions, k.Region, func(_ MR, s *awsconfig.Session) managed.TypedExternalClient[MR] {
-		return k.External(kube, s)
+		if k.NameField == "" {
+			return k.External(kube, s)
+		}
+		return alreadyexists.Wrap(k.External(kube, s), alreadyexists.Kind{Noun: k.Noun, NameField: k.NameField, Codes: k.AlreadyExists})
 	})
 	initializers := []managed.Initializer{}
 	if k.NameField != "" {
@@ -68,6 +79,11 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, sess
 		managedoptions.For(mgr, name, o,
 			managed.WithTypedExternalConnector[MR](connector),
 			managed.WithInitializers(initializers...),
+			// Every kind can learn what a create it cannot remember made:
+			// four by the name the user chose, Subscription by looking
+			// its topic up. A provider killed between the create call and
+			// the record of its result so never strands a resource.
+			managed.WithDeterministicExternalName(true),
 		)...)
 	return managedoptions.Register(mgr, name, o, k.Object, r, k.Watches...)
 }

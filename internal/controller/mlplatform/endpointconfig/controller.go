@@ -59,8 +59,10 @@ func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) er
 		External: func(_ client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.EndpointConfig] {
 			return &external{client: awsconfig.ClientFor(s, sagemaker.NewFromConfig), session: s}
 		},
-		NameField: "spec.forProvider.endpointConfigName",
-		Name:      func(mg *v1alpha1.EndpointConfig) string { return mg.Spec.ForProvider.EndpointConfigName },
+		NameField:     "spec.forProvider.endpointConfigName",
+		Name:          func(mg *v1alpha1.EndpointConfig) string { return mg.Spec.ForProvider.EndpointConfigName },
+		Noun:          "endpoint configuration",
+		AlreadyExists: []string{"ValidationException: Cannot create already existing"},
 	})
 }
 

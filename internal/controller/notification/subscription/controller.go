@@ -45,6 +45,8 @@ const (
 	errSubscribe   = "cannot subscribe"
 	errSet         = "cannot set attribute %s of subscription"
 	errUnsubscribe = "cannot unsubscribe"
+	errLookup      = "cannot look up the subscription among the topic's subscriptions"
+	errExisting    = "cannot learn the ARN of the existing subscription"
 	errMismatch    = "the subscription named by the external name subscribes %s of %s to %s, not what the spec says (%s of %s to %s)"
 
 	msgPending = "waiting for the endpoint to confirm the subscription; SNS deletes a subscription that is not confirmed within three days"
@@ -52,7 +54,8 @@ const (
 
 // Setup adds the Subscription controller to the manager. A Subscription's
 // external name is its ARN, which Subscribe returns, so no initializer sets
-// it beforehand.
+// it beforehand; a create whose answer was lost is found again by its topic,
+// protocol and endpoint, which SNS keeps unique.
 func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) error {
 	return setup.Add(mgr, o, sessions, setup.Kind[*v1alpha1.Subscription]{
 		GroupVersionKind: v1alpha1.SubscriptionGroupVersionKind,
@@ -71,11 +74,24 @@ type external struct {
 	updates map[string]string
 }
 
-// Observe reads the subscription's attributes.
+// Observe reads the subscription's attributes. Without an ARN, after a
+// create was attempted, it first looks the subscription up: the provider may
+// have been stopped before it could record the ARN Subscribe returned.
 func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (managed.ExternalObservation, error) {
 	arn := meta.GetExternalName(mg)
+	recovered := false
 	if arn == "" {
-		return managed.ExternalObservation{ResourceExists: false}, nil
+		if meta.GetExternalCreatePending(mg).IsZero() {
+			return managed.ExternalObservation{ResourceExists: false}, nil
+		}
+		found, err := e.lookup(ctx, &mg.Spec.ForProvider)
+		if err != nil || found == "" {
+			// Not subscribed, or waiting for confirmation: Subscribe,
+			// being idempotent, returns the ARN of the latter.
+			return managed.ExternalObservation{ResourceExists: false}, err
+		}
+		arn, recovered = found, true
+		meta.SetExternalName(mg, arn)
 	}
 	out, err := e.client.GetSubscriptionAttributes(ctx, &sns.GetSubscriptionAttributesInput{SubscriptionArn: aws.String(arn)})
 	if awserrors.IsNotFound(err) {
@@ -97,7 +113,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (mana
 	}
 
 	mg.Status.AtProvider = snsclient.Observation(attrs)
-	lateInitialized := snsclient.LateInitialize(p, attrs)
+	lateInitialized := snsclient.LateInitialize(p, attrs) || recovered
 	if snsclient.Pending(attrs) {
 		mg.SetConditions(conditions.PendingConfirmation(msgPending))
 		mg.Status.AtProvider.ACKResourceMetadata = metadata.WithPartition(e.session, arn)
@@ -125,11 +141,35 @@ func matches(p *v1alpha1.SubscriptionParameters, attrs map[string]string) error 
 	return fmt.Errorf(errMismatch, protocol, endpoint, topic, snsclient.Protocol(p.Protocol), aws.ToString(p.Endpoint), aws.ToString(p.TopicARN))
 }
 
+// lookup returns the ARN of the subscription of the spec's protocol and
+// endpoint to its topic, or "" when there is none or it waits for
+// confirmation.
+func (e *external) lookup(ctx context.Context, p *v1alpha1.SubscriptionParameters) (string, error) {
+	pages := sns.NewListSubscriptionsByTopicPaginator(e.client, &sns.ListSubscriptionsByTopicInput{TopicArn: p.TopicARN})
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx)
+		if err != nil {
+			return "", awserrors.Wrap(err, errLookup)
+		}
+		if arn, found := snsclient.Find(p, page.Subscriptions); found {
+			return arn, nil
+		}
+	}
+	return "", nil
+}
+
 // Create subscribes with every attribute in the same call; the ARN becomes
 // the external name. Subscribe is idempotent, so a retry after a lost answer
-// returns the same subscription.
+// returns the same subscription. When the spec's attributes changed since
+// that lost answer, SNS refuses them; the existing subscription is then
+// taken as created, and the next reconcile sets its attributes.
 func (e *external) Create(ctx context.Context, mg *v1alpha1.Subscription) (managed.ExternalCreation, error) {
 	out, err := e.client.Subscribe(ctx, snsclient.SubscribeInput(&mg.Spec.ForProvider))
+	if awserrors.Matches(err, snsclient.ErrDifferentAttributes) {
+		if out, err = e.client.Subscribe(ctx, snsclient.ExistingSubscriptionInput(&mg.Spec.ForProvider)); err != nil {
+			return managed.ExternalCreation{}, awserrors.Wrap(err, errExisting)
+		}
+	}
 	if err != nil {
 		return managed.ExternalCreation{}, awserrors.Wrap(err, errSubscribe)
 	}

@@ -24,6 +24,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/aws/aws-sdk-go-v2/service/sns/types"
+	"github.com/aws/smithy-go"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/google/go-cmp/cmp"
@@ -35,12 +37,32 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/conditions"
 )
 
-// fakeSNS answers GetSubscriptionAttributes with attrs and records the
-// attributes set.
+// fakeSNS answers GetSubscriptionAttributes with attrs, lists topic, and
+// records the attributes set and the Subscribe calls.
 type fakeSNS struct {
 	snsclient.API
-	attrs map[string]string
-	set   []string
+	attrs      map[string]string
+	set        []string
+	topic      []types.Subscription
+	listed     int
+	subscribed []map[string]string
+	existing   string // the ARN of a subscription with other attributes
+}
+
+func (f *fakeSNS) ListSubscriptionsByTopic(context.Context, *sns.ListSubscriptionsByTopicInput, ...func(*sns.Options)) (*sns.ListSubscriptionsByTopicOutput, error) {
+	f.listed++
+	return &sns.ListSubscriptionsByTopicOutput{Subscriptions: f.topic}, nil
+}
+
+func (f *fakeSNS) Subscribe(_ context.Context, in *sns.SubscribeInput, _ ...func(*sns.Options)) (*sns.SubscribeOutput, error) {
+	f.subscribed = append(f.subscribed, in.Attributes)
+	if f.existing != "" && len(in.Attributes) > 0 {
+		return nil, &smithy.GenericAPIError{Code: "InvalidParameter", Message: "Invalid parameter: Attributes Reason: Subscription already exists with different attributes"}
+	}
+	if f.existing != "" {
+		return &sns.SubscribeOutput{SubscriptionArn: aws.String(f.existing)}, nil
+	}
+	return &sns.SubscribeOutput{SubscriptionArn: aws.String(arn)}, nil
 }
 
 func (f *fakeSNS) GetSubscriptionAttributes(context.Context, *sns.GetSubscriptionAttributesInput, ...func(*sns.Options)) (*sns.GetSubscriptionAttributesOutput, error) {
@@ -70,20 +92,42 @@ func attrs(pending string) map[string]string {
 func TestObserve(t *testing.T) {
 	session := &awsconfig.Session{AccountID: "000000000000", Partition: "aws", Region: "us-east-1"}
 	type want struct {
-		exists, upToDate bool
-		reason           xpv2.ConditionReason
-		err              string
+		exists, upToDate, lateInit bool
+		reason                     xpv2.ConditionReason
+		externalName               string
+		listed                     int
+		err                        string
+	}
+	interrupted := func() *v1alpha1.Subscription {
+		mg := subscriptionMR()
+		meta.SetExternalName(mg, "")
+		meta.SetExternalCreatePending(mg, time.Now())
+		return mg
+	}
+	member := func(arn, endpoint string) types.Subscription {
+		return types.Subscription{SubscriptionArn: aws.String(arn), Protocol: aws.String("sqs"), Endpoint: aws.String(endpoint),
+			TopicArn: aws.String("arn:aws:sns:us-east-1:000000000000:orders")}
 	}
 	cases := map[string]struct {
 		mg    func() *v1alpha1.Subscription
 		attrs map[string]string
+		topic []types.Subscription
 		want  want
 	}{
-		"NoARNYet": {mg: func() *v1alpha1.Subscription { mg := subscriptionMR(); meta.SetExternalName(mg, ""); return mg }, want: want{}},
+		"NoARNYetAndNoCreateAttempted": {mg: func() *v1alpha1.Subscription { mg := subscriptionMR(); meta.SetExternalName(mg, ""); return mg }, want: want{}},
+		"InterruptedCreateIsFoundByItsTopic": {mg: interrupted, attrs: attrs("false"),
+			topic: []types.Subscription{member(arn+"9", "arn:aws:sqs:us-east-1:000000000000:other"), member(arn, "arn:aws:sqs:us-east-1:000000000000:q")},
+			want:  want{exists: true, upToDate: false, lateInit: true, reason: xpv2.ReasonAvailable, externalName: arn, listed: 1}},
+		"InterruptedCreateThatWaitsForConfirmationIsLeftToSubscribe": {mg: interrupted,
+			topic: []types.Subscription{member("PendingConfirmation", "arn:aws:sqs:us-east-1:000000000000:q")},
+			want:  want{exists: false, listed: 1}},
+		"InterruptedCreateThatNeverReachedSNS": {mg: interrupted,
+			topic: []types.Subscription{member(arn+"9", "arn:aws:sqs:us-east-1:000000000000:other")},
+			want:  want{exists: false, listed: 1}},
 		"ConfirmedWithAChangedAttribute": {mg: subscriptionMR, attrs: attrs("false"),
-			want: want{exists: true, upToDate: false, reason: xpv2.ReasonAvailable}},
+			want: want{exists: true, upToDate: false, reason: xpv2.ReasonAvailable, externalName: arn}},
 		"PendingIsNeverUpdated": {mg: subscriptionMR, attrs: attrs("true"),
-			want: want{exists: true, upToDate: true, reason: conditions.ReasonPendingConfirmation}},
+			want: want{exists: true, upToDate: true, reason: conditions.ReasonPendingConfirmation, externalName: arn}},
 		"PendingAndDeletedIsReleased": {mg: func() *v1alpha1.Subscription {
 			mg := subscriptionMR()
 			now := metav1.NewTime(time.Now())
@@ -99,16 +143,20 @@ func TestObserve(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			mg := tc.mg()
-			e := &external{client: &fakeSNS{attrs: tc.attrs}, session: session}
+			fake := &fakeSNS{attrs: tc.attrs, topic: tc.topic}
+			e := &external{client: fake, session: session}
 			obs, err := e.Observe(context.Background(), mg)
-			got := want{exists: obs.ResourceExists, upToDate: obs.ResourceUpToDate}
+			got := want{exists: obs.ResourceExists, upToDate: obs.ResourceUpToDate, lateInit: obs.ResourceLateInitialized, listed: fake.listed}
 			if err != nil {
-				got = want{err: tc.want.err}
-				if !strings.Contains(err.Error(), tc.want.err) {
-					t.Fatalf("error %v", err)
+				// An error is expected when its text contains the wanted
+				// one; any other error shows in the diff.
+				got = want{err: err.Error()}
+				if tc.want.err != "" && strings.Contains(got.err, tc.want.err) {
+					got.err = tc.want.err
 				}
 			} else if obs.ResourceExists {
 				got.reason = mg.GetCondition(xpv2.TypeReady).Reason
+				got.externalName = meta.GetExternalName(mg)
 			}
 			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
 				t.Errorf("-want, +got:\n%s", diff)
@@ -129,5 +177,37 @@ func TestUpdateSetsEachDifferingAttributeOnce(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"RawMessageDelivery=true"}, fake.set); diff != "" {
 		t.Errorf("-want, +got:\n%s", diff)
+	}
+}
+
+func TestCreate(t *testing.T) {
+	const other = arn + "-subscribed-before"
+	type want struct {
+		externalName string
+		subscribed   []map[string]string
+	}
+	withAttributes := map[string]string{"FilterPolicy": `{"a": ["b"]}`, "RawMessageDelivery": "true"}
+	cases := map[string]struct {
+		existing string
+		want     want
+	}{
+		"NewSubscription": {want: want{externalName: arn, subscribed: []map[string]string{withAttributes}}},
+		"SubscribedBeforeWithOtherAttributesIsTakenAsCreated": {existing: other,
+			want: want{externalName: other, subscribed: []map[string]string{withAttributes, nil}}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			mg := subscriptionMR()
+			meta.SetExternalName(mg, "")
+			fake := &fakeSNS{existing: tc.existing}
+			e := &external{client: fake, session: &awsconfig.Session{Partition: "aws"}}
+			if _, err := e.Create(context.Background(), mg); err != nil {
+				t.Fatal(err)
+			}
+			got := want{externalName: meta.GetExternalName(mg), subscribed: fake.subscribed}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("-want, +got:\n%s", diff)
+			}
+		})
 	}
 }
