@@ -36,6 +36,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	"golang.org/x/sync/singleflight"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -104,6 +105,7 @@ type Cache struct {
 
 	mu       sync.Mutex
 	sessions map[sessionKey]*Session
+	building singleflight.Group
 
 	loads, identityCalls atomic.Int64
 }
@@ -167,22 +169,39 @@ func (c *Cache) Session(ctx context.Context, mg resource.ModernManaged, region *
 	k := sessionKey{kind: cfg.kind, namespace: cfg.namespace, name: cfg.name, generation: cfg.generation, secretVersion: version, region: r}
 
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if s, ok := c.sessions[k]; ok {
+	s, ok := c.sessions[k]
+	c.mu.Unlock()
+	if ok {
 		return s, nil
 	}
-	s, err := c.build(ctx, cfg, secrets, r)
+	// Building a session may wait on STS for long; it happens outside the
+	// lock, so that one slow config never stalls the others, and once per
+	// key however many reconciles ask for it meanwhile.
+	v, err, _ := c.building.Do(k.String(), func() (any, error) {
+		s, err := c.build(ctx, cfg, secrets, r)
+		if err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		// A newer version of the config or its secret replaces the older ones.
+		for old := range c.sessions {
+			if old.kind == k.kind && old.namespace == k.namespace && old.name == k.name && old.region == k.region {
+				delete(c.sessions, old)
+			}
+		}
+		c.sessions[k] = s
+		return s, nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	// A newer version of the config or its secret replaces the older ones.
-	for old := range c.sessions {
-		if old.kind == k.kind && old.namespace == k.namespace && old.name == k.name && old.region == k.region {
-			delete(c.sessions, old)
-		}
-	}
-	c.sessions[k] = s
-	return s, nil
+	return v.(*Session), nil //nolint:forcetypeassert // only sessions are built
+}
+
+// String is the key's name for singleflight.
+func (k sessionKey) String() string {
+	return fmt.Sprintf("%s/%s/%s/%d/%s/%s", k.kind, k.namespace, k.name, k.generation, k.secretVersion, k.region)
 }
 
 func (c *Cache) config(ctx context.Context, mg resource.ModernManaged) (*config, error) {

@@ -24,7 +24,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
@@ -393,5 +396,69 @@ func TestSessionsAreCached(t *testing.T) {
 	}
 	if len(f.cache.sessions) != 2 {
 		t.Errorf("superseded sessions are kept: %d", len(f.cache.sessions))
+	}
+}
+
+func TestASlowConfigStallsNoOther(t *testing.T) {
+	f := newFixture(t)
+	release := make(chan struct{})
+	var slowCalls atomic.Int64
+	hanging := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		slowCalls.Add(1)
+		<-release
+		f.aws.ServeHTTP(w, r)
+	}))
+	t.Cleanup(hanging.Close)
+	t.Cleanup(func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	})
+	none := v1alpha1.ProviderConfigSpec{Region: aws.String("us-east-1"), Credentials: v1alpha1.ProviderCredentials{Source: v1alpha1.CredentialsSourceNone}}
+	ctx := context.Background()
+	_ = f.kube.Create(ctx, clusterConfig("slow", hanging.URL, none))
+	_ = f.kube.Create(ctx, clusterConfig("fast", f.url, none))
+
+	// Twenty reconciles of the slow config's resources wait on STS ...
+	var wg sync.WaitGroup
+	slow := make([]*Session, 20)
+	for i := range slow {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slow[i], _ = f.cache.Session(ctx, managed("ns", v1alpha1.ClusterProviderConfigKind, "slow", nil), nil)
+		}()
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for slowCalls.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	// ... while another config's session is built at once.
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.cache.Session(ctx, managed("ns", v1alpha1.ClusterProviderConfigKind, "fast", nil), nil)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the session of a healthy config waited for a config whose STS call hangs")
+	}
+
+	close(release)
+	wg.Wait()
+	for i, s := range slow {
+		if s == nil || s != slow[0] {
+			t.Fatalf("reconcile %d of the slow config got session %v, not the one shared session", i, s)
+		}
+	}
+	if n := slowCalls.Load(); n != 1 {
+		t.Errorf("twenty concurrent reconciles of one config called STS %d times, want 1", n)
 	}
 }
