@@ -51,7 +51,7 @@ func Check(ctx context.Context, kube client.Client, mg resource.Managed, path, w
 		meta.SetExternalName(mg, want)
 		return errors.Wrap(kube.Update(ctx, mg), "cannot set the external name")
 	default:
-		return errors.Errorf("the annotation %s=%q does not match %s=%q: the external name of this kind is its name field; correct one of them",
-			meta.AnnotationKeyExternalName, got, path, want)
+		return errors.Errorf("the annotation %s=%q does not match %s=%q: the external name of this kind is its name field, which cannot change; remove the annotation or set it to %q",
+			meta.AnnotationKeyExternalName, got, path, want, want)
 	}
 }

@@ -18,29 +18,155 @@ package emulator
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"sort"
+	"strings"
+	"time"
 )
 
 // serveControl answers the emulator's own endpoints under /_emulator/, for
 // people and scripts using the standalone command:
 //
-//	GET  /_emulator/calls   call counts per operation, as JSON
-//	POST /_emulator/reset   forget the call counts
-//	GET  /_emulator/health  200 when the emulator serves
+//	GET    /_emulator/calls      call counts per operation, as JSON
+//	                             {"firehose:CreateDeliveryStream": 2, ...}
+//	GET    /_emulator/outcomes   outcomes per operation, as JSON
+//	                             {"firehose:CreateDeliveryStream": {"ok": 1,
+//	                             "throttled": 1, "error": 0, "refused": 0}}
+//	POST   /_emulator/reset      forget the call counts and outcomes
+//	GET    /_emulator/faults     the faults and eventual consistency in force:
+//	                             {"faults": {"*": {"throttle": 0,
+//	                             "serverError": 0, "throttleRate": 0.1,
+//	                             "errorRate": 0.05, "latency": "0s",
+//	                             "latencyJitter": "200ms"}, "sns": {...},
+//	                             "firehose:CreateDeliveryStream": {...}},
+//	                             "eventualConsistency": {"firehose": "2s"}}
+//	PUT    /_emulator/faults     replace every fault and every eventual
+//	                             consistency delay with the body, shaped as
+//	                             GET answers (POST too). Absent maps and
+//	                             members are none or zero; durations are Go
+//	                             durations ("50ms"). Answers the new state,
+//	                             or 400 on bad JSON, an unknown scope or
+//	                             service, a rate outside [0, 1] or a negative
+//	                             count or duration.
+//	DELETE /_emulator/faults     remove every fault and eventual consistency
+//	                             delay (heal); answers the empty state
+//	GET    /_emulator/resources  the resources that exist, as the JSON of an
+//	                             Inventory: {"deliveryStreams": ["s"],
+//	                             "endpointConfigs": [], "endpoints": [],
+//	                             "apiKeyCredentialProviders": [],
+//	                             "subscriptions": [{"arn": "...", "topicArn":
+//	                             "...", "protocol": "sqs", "endpoint": "...",
+//	                             "pending": false}]}
+//	GET    /_emulator/health     200 when the emulator serves
+//
+// Scopes of faults are "*" (every call), a service (firehose, sagemaker,
+// sns, events, bedrock-agentcore, sts) or "service:Operation"; a call meets
+// the fault of its most specific scope only (see Fault).
 func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	switch r.URL.Path {
 	case "/_emulator/calls":
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(s.Calls())
+		writeJSON(w, s.Calls())
+	case "/_emulator/outcomes":
+		if !allow(w, r, http.MethodGet) {
+			return
+		}
+		writeJSON(w, s.Outcomes())
 	case "/_emulator/reset":
 		if r.Method != http.MethodPost {
 			http.Error(w, "use POST", http.StatusMethodNotAllowed)
 			return
 		}
 		s.ResetCalls()
+	case "/_emulator/faults":
+		s.serveFaults(w, r)
+	case "/_emulator/resources":
+		if !allow(w, r, http.MethodGet) {
+			return
+		}
+		writeJSON(w, s.Inventory())
 	case "/_emulator/health":
 		_, _ = w.Write([]byte("ok\n"))
 	default:
 		http.NotFound(w, r)
 	}
+}
+
+// faultsDocument is the body of /_emulator/faults.
+type faultsDocument struct {
+	Faults              map[string]Fault  `json:"faults"`
+	EventualConsistency map[string]string `json:"eventualConsistency"`
+}
+
+func (s *Server) serveFaults(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodGet:
+	case http.MethodPut, http.MethodPost:
+		var doc faultsDocument
+		d := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20))
+		d.DisallowUnknownFields()
+		if err := d.Decode(&doc); err != nil {
+			http.Error(w, "bad faults document: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		if d.More() {
+			http.Error(w, "bad faults document: more than one JSON value", http.StatusBadRequest)
+			return
+		}
+		if err := ValidateFaults(doc.Faults); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		invisible, err := parseConsistency(doc.EventualConsistency)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		s.setChaos(doc.Faults, invisible)
+	case http.MethodDelete:
+		s.setChaos(nil, nil)
+	default:
+		w.Header().Set("Allow", "GET, PUT, POST, DELETE")
+		http.Error(w, "use GET, PUT, POST or DELETE", http.StatusMethodNotAllowed)
+		return
+	}
+	doc := faultsDocument{Faults: s.Faults(), EventualConsistency: map[string]string{}}
+	for svc, d := range s.EventualConsistency() {
+		doc.EventualConsistency[svc] = d.String()
+	}
+	writeJSON(w, doc)
+}
+
+func parseConsistency(in map[string]string) (map[string]time.Duration, error) {
+	keys := make([]string, 0, len(in))
+	for k := range in {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make(map[string]time.Duration, len(in))
+	for _, svc := range keys {
+		if !services[svc] || svc == "sts" {
+			return nil, fmt.Errorf("eventualConsistency: %q is not one of firehose, sagemaker, sns, events, bedrock-agentcore", svc)
+		}
+		d, err := time.ParseDuration(strings.TrimSpace(in[svc]))
+		if err != nil || d < 0 {
+			return nil, fmt.Errorf("eventualConsistency %q: %q is not a duration such as \"2s\"", svc, in[svc])
+		}
+		out[svc] = d
+	}
+	return out, nil
+}
+
+func allow(w http.ResponseWriter, r *http.Request, method string) bool {
+	if r.Method == method {
+		return true
+	}
+	w.Header().Set("Allow", method)
+	http.Error(w, "use "+method, http.StatusMethodNotAllowed)
+	return false
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
 }

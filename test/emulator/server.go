@@ -27,6 +27,7 @@ package emulator
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -47,6 +48,11 @@ type Options struct {
 	CreateDelay, UpdateDelay, DeleteDelay time.Duration
 	// Now is the clock; default time.Now.
 	Now func() time.Time
+	// Seed seeds the random source of the probabilistic faults (ThrottleRate,
+	// ErrorRate, LatencyJitter); 0 seeds it from the time. With a fixed seed
+	// the same sequence of calls, made one after another, meets the same
+	// faults.
+	Seed uint64
 }
 
 // A Server is the emulated AWS. Its zero value is not usable; use New.
@@ -57,9 +63,12 @@ type Server struct {
 	seq           int
 	calls         map[string]int
 	resourceCalls map[string]map[string]int // per resource name or ARN
-	faults        map[string]*Fault
+	outcomes      map[string]map[string]int
+	faults        map[string]*Fault // per scope: "*", a service or "service:Operation"
+	rng           *rand.Rand
 	invisible     map[string]time.Duration
 	denied        map[string]bool
+	hook          func(service, operation string)
 
 	streams          map[string]*deliveryStream
 	models           map[string]*model
@@ -87,11 +96,17 @@ func New(o Options) *Server {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	seed := o.Seed
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
 	return &Server{
 		opts:             o,
 		calls:            map[string]int{},
 		resourceCalls:    map[string]map[string]int{},
+		outcomes:         map[string]map[string]int{},
 		faults:           map[string]*Fault{},
+		rng:              rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 		invisible:        map[string]time.Duration{},
 		denied:           map[string]bool{},
 		streams:          map[string]*deliveryStream{},
@@ -111,33 +126,6 @@ func New(o Options) *Server {
 
 // Account returns the account that owns the emulated resources.
 func (s *Server) Account() string { return s.opts.Account }
-
-// A Fault is injected into the calls of one operation.
-type Fault struct {
-	// Throttle answers this many calls with the service's throttling error.
-	Throttle int
-	// ServerError answers this many calls with an HTTP 500 internal error.
-	ServerError int
-	// Latency delays every call.
-	Latency time.Duration
-}
-
-// InjectFault sets the fault of an operation, named "service:Operation" as in
-// Calls, for example "firehose:DescribeDeliveryStream".
-func (s *Server) InjectFault(operation string, f Fault) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.faults[operation] = &f
-}
-
-// SetEventualConsistency makes resources of a service ("firehose",
-// "sagemaker", "sns", "events", "bedrock-agentcore") invisible to reads for d
-// after they were created, as AWS's eventually consistent reads can be.
-func (s *Server) SetEventualConsistency(service string, d time.Duration) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.invisible[service] = d
-}
 
 // Deny refuses action ("firehose:TagDeliveryStream") to the principal that
 // signs with accessKeyID, with AccessDeniedException.
@@ -165,12 +153,13 @@ func (s *Server) CallCount(operation string) int {
 	return s.calls[operation]
 }
 
-// ResetCalls forgets the call counts.
+// ResetCalls forgets the call counts, those of Calls, CallsFor and Outcomes.
 func (s *Server) ResetCalls() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls = map[string]int{}
 	s.resourceCalls = map[string]map[string]int{}
+	s.outcomes = map[string]map[string]int{}
 }
 
 // CallsFor returns how often each operation was called for one resource,
@@ -253,10 +242,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		proto.writeError(w, req, f)
 		return
 	}
-	out, aerr := s.dispatch(req)
+	out, hook, aerr := s.dispatch(req)
 	if aerr != nil {
 		proto.writeError(w, req, aerr)
 		return
+	}
+	if hook != nil {
+		// The operation happened; its answer has not left yet.
+		hook(req.service, req.operation)
 	}
 	proto.writeResult(w, req, out)
 }
@@ -293,7 +286,10 @@ func (s *Server) parse(r *http.Request) (*request, protocol, *apiError) {
 	return req, proto, nil
 }
 
-// fault counts the call and applies the operation's injected fault.
+// fault counts the call and applies the fault of the most specific scope
+// that has one: the operation, else the service, else "*". Counted faults
+// come first; then one draw decides between throttling (ThrottleRate),
+// failing (ErrorRate) and letting the call through.
 func (s *Server) fault(req *request) *apiError {
 	s.mu.Lock()
 	name := req.service + ":" + req.operation
@@ -304,18 +300,38 @@ func (s *Server) fault(req *request) *apiError {
 		}
 		s.resourceCalls[r][name]++
 	}
-	f := s.faults[name]
+	scope, f := s.faultFor(req.service, name)
 	var latency time.Duration
 	var out *apiError
 	if f != nil {
 		latency = f.Latency
+		if f.LatencyJitter > 0 {
+			latency += time.Duration(s.rng.Int64N(int64(f.LatencyJitter)))
+		}
+		throttle, fail := false, false
 		switch {
 		case f.Throttle > 0:
 			f.Throttle--
-			out = throttling(req.service)
+			throttle = true
 		case f.ServerError > 0:
 			f.ServerError--
+			fail = true
+		case f.ThrottleRate > 0 || f.ErrorRate > 0:
+			u := s.rng.Float64()
+			throttle = u < f.ThrottleRate
+			fail = !throttle && u < f.ThrottleRate+f.ErrorRate
+		}
+		if (throttle || fail) && *f == (Fault{}) {
+			// Its counts ran out and nothing is left: broader scopes apply again.
+			delete(s.faults, scope)
+		}
+		switch {
+		case throttle:
+			out = throttling(req.service)
+			s.outcome(name, OutcomeThrottled)
+		case fail:
 			out = errorf(500, "InternalFailure", "The request processing has failed because of an unknown error, exception or failure.")
+			s.outcome(name, OutcomeError)
 		}
 	}
 	s.mu.Unlock()
@@ -339,8 +355,9 @@ func throttling(service string) *apiError {
 }
 
 // dispatch runs the operation under the server's lock, after the resources'
-// asynchronous states have moved on to the present.
-func (s *Server) dispatch(req *request) (any, *apiError) {
+// asynchronous states have moved on to the present, counts its outcome and
+// returns the call hook to run when it succeeded.
+func (s *Server) dispatch(req *request) (any, func(service, operation string), *apiError) {
 	handlers := map[string]func(*request) (any, *apiError){
 		"firehose":          s.firehose,
 		"sagemaker":         s.sagemaker,
@@ -349,17 +366,26 @@ func (s *Server) dispatch(req *request) (any, *apiError) {
 		"sts":               s.sts,
 		"bedrock-agentcore": s.agentcore,
 	}
-	h, ok := handlers[req.service]
-	if !ok {
-		return nil, errorf(400, "UnknownOperationException", "The service %q is not emulated.", req.service)
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.settle()
-	if s.denied[req.accessKey+"|"+req.service+":"+req.operation] {
-		return nil, s.accessDenied(req, req.service+":"+req.operation)
+	name := req.service + ":" + req.operation
+	out, err := func() (any, *apiError) {
+		h, ok := handlers[req.service]
+		if !ok {
+			return nil, errorf(400, "UnknownOperationException", "The service %q is not emulated.", req.service)
+		}
+		s.settle()
+		if s.denied[req.accessKey+"|"+name] {
+			return nil, s.accessDenied(req, name)
+		}
+		return h(req)
+	}()
+	if err != nil {
+		s.outcome(name, OutcomeRefused)
+		return nil, nil, err
 	}
-	return h(req)
+	s.outcome(name, OutcomeOK)
+	return out, s.hook, nil
 }
 
 func (s *Server) accessDenied(req *request, action string) *apiError {

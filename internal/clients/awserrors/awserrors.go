@@ -137,9 +137,9 @@ func Wrap(err error, msg string) error {
 	}
 	switch Classify(err) {
 	case AccessDenied:
-		msg += " (AWS denied the call: grant the provider config's identity this permission)"
+		msg += " (AWS denied the call: grant the provider config's identity this permission; the call is retried with backoff)"
 	case Terminal:
-		msg += " (AWS refuses this input: correct the spec)"
+		msg += " (AWS refuses this input: correct what it names, in the spec or in AWS; the call is retried with backoff)"
 	case Throttled:
 		msg += " (AWS throttled the call: it is retried with backoff)"
 	case NotFound, AlreadyExists, Other:

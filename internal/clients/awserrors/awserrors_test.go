@@ -105,8 +105,8 @@ func TestWrap(t *testing.T) {
 		want string
 	}{
 		"Nil":     {err: nil, want: ""},
-		"Denied":  {err: apiErr("AccessDeniedException", "User is not authorized to perform: firehose:TagDeliveryStream"), want: "cannot create delivery stream (AWS denied the call: grant the provider config's identity this permission): api error AccessDeniedException: User is not authorized to perform: firehose:TagDeliveryStream"},
-		"Invalid": {err: apiErr("ValidationException", "bad name"), want: "cannot create delivery stream (AWS refuses this input: correct the spec): api error ValidationException: bad name"},
+		"Denied":  {err: apiErr("AccessDeniedException", "User is not authorized to perform: firehose:TagDeliveryStream"), want: "cannot create delivery stream (AWS denied the call: grant the provider config's identity this permission; the call is retried with backoff): api error AccessDeniedException: User is not authorized to perform: firehose:TagDeliveryStream"},
+		"Invalid": {err: apiErr("ValidationException", "bad name"), want: "cannot create delivery stream (AWS refuses this input: correct what it names, in the spec or in AWS; the call is retried with backoff): api error ValidationException: bad name"},
 		"Other":   {err: errors.New("connection reset"), want: "cannot create delivery stream: connection reset"},
 		"Exists":  {err: apiErr("ResourceAlreadyExistsException", "Endpoint e already exists."), want: "cannot create delivery stream: api error ResourceAlreadyExistsException: Endpoint e already exists."},
 	}

@@ -66,7 +66,9 @@ func TestCreate(t *testing.T) {
 			meta.SetExternalName(mg, "orders")
 			observed := 0
 			c := Wrap[resource.Managed](managed.ExternalClientFns{
-				CreateFn: func(context.Context, resource.Managed) (managed.ExternalCreation, error) { return managed.ExternalCreation{}, tc.create },
+				CreateFn: func(context.Context, resource.Managed) (managed.ExternalCreation, error) {
+					return managed.ExternalCreation{}, tc.create
+				},
 				ObserveFn: func(_ context.Context, probe resource.Managed) (managed.ExternalObservation, error) {
 					observed++
 					meta.SetExternalName(probe, "changed by observe")

@@ -24,9 +24,11 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"maps"
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -49,6 +51,27 @@ func (p pairs) Set(v string) error {
 	return nil
 }
 
+// rates collects repeated RATE or SCOPE=RATE flags; a bare RATE is scope "*".
+type rates map[string]float64
+
+func (r rates) String() string { return fmt.Sprint(map[string]float64(r)) }
+
+func (r rates) Set(v string) error {
+	scope, val, ok := strings.Cut(v, "=")
+	if !ok {
+		scope, val = "*", v
+	}
+	if scope == "" {
+		return fmt.Errorf("%q names no scope", v)
+	}
+	f, err := strconv.ParseFloat(val, 64)
+	if err != nil || !(f >= 0 && f <= 1) {
+		return fmt.Errorf("%q is not a probability in [0, 1]", val)
+	}
+	r[scope] = f
+	return nil
+}
+
 // list collects repeated flags.
 type list []string
 
@@ -59,50 +82,98 @@ func (l *list) Set(v string) error {
 	return nil
 }
 
+const usage = `Usage: aws-emulator [flags]
+
+Serves an emulated AWS (Firehose, SageMaker, EventBridge, SNS, STS, AgentCore
+Control) on one address. Point the AWS SDK or CLI at it as the endpoint.
+
+Faults apply to a SCOPE: * (every call), a service (firehose, sagemaker, sns,
+events, bedrock-agentcore, sts) or service:Operation (firehose:DescribeDeliveryStream).
+A call meets the faults of its most specific scope only: its operation's, else
+its service's, else *'s.
+
+Examples:
+  aws-emulator --throttle-rate 0.1 --error-rate sns=0.05 --latency '*=20ms' --latency-jitter '*=200ms' --seed 42
+  aws-emulator --throttle firehose:CreateDeliveryStream=2 --eventual-consistency firehose=2s
+
+While it serves, GET, PUT or DELETE /_emulator/faults reads, replaces or clears
+the faults and eventual consistency; GET /_emulator/calls, /_emulator/outcomes
+and /_emulator/resources count calls and list resources; POST /_emulator/reset
+forgets the counts.
+
+Flags:
+`
+
 func main() {
 	var (
-		addr        = flag.String("address", "127.0.0.1:4566", "address to listen on")
-		region      = flag.String("region", "us-east-1", "region of requests whose signature names none")
-		account     = flag.String("account", "000000000000", "account that owns every resource")
-		createDelay = flag.Duration("create-delay", 2*time.Second, "how long resources stay CREATING (and encryption ENABLING)")
-		updateDelay = flag.Duration("update-delay", 2*time.Second, "how long resources stay UPDATING (and encryption DISABLING)")
-		deleteDelay = flag.Duration("delete-delay", 2*time.Second, "how long resources stay DELETING")
-		throttle    = pairs{}
-		serverError = pairs{}
-		latency     = pairs{}
-		consistency = pairs{}
-		deny        = pairs{}
-		topics      = list{}
-		models      = list{}
+		addr          = flag.String("address", "127.0.0.1:4566", "address to listen on")
+		region        = flag.String("region", "us-east-1", "region of requests whose signature names none")
+		account       = flag.String("account", "000000000000", "account that owns every resource")
+		createDelay   = flag.Duration("create-delay", 2*time.Second, "how long resources stay CREATING (and encryption ENABLING)")
+		updateDelay   = flag.Duration("update-delay", 2*time.Second, "how long resources stay UPDATING (and encryption DISABLING)")
+		deleteDelay   = flag.Duration("delete-delay", 2*time.Second, "how long resources stay DELETING")
+		seed          = flag.Uint64("seed", 0, "seed of the random faults (rates, jitter); 0 picks one from the time and logs it")
+		throttle      = pairs{}
+		serverError   = pairs{}
+		throttleRate  = rates{}
+		errorRate     = rates{}
+		latency       = pairs{}
+		latencyJitter = pairs{}
+		consistency   = pairs{}
+		deny          = pairs{}
+		topics        = list{}
+		models        = list{}
 	)
-	flag.Var(throttle, "throttle", "service:Operation=N: answer the next N calls with a throttling error (repeatable)")
-	flag.Var(serverError, "server-error", "service:Operation=N: answer the next N calls with HTTP 500 (repeatable)")
-	flag.Var(latency, "latency", "service:Operation=duration: delay every call (repeatable)")
+	flag.Var(throttle, "throttle", "SCOPE=N: answer the next N calls of the scope with a throttling error (repeatable)")
+	flag.Var(serverError, "server-error", "SCOPE=N: answer the next N calls of the scope with HTTP 500 (repeatable)")
+	flag.Var(throttleRate, "throttle-rate", "RATE or SCOPE=RATE: answer calls with a throttling error with probability RATE in [0, 1]; a bare RATE is scope * (repeatable)")
+	flag.Var(errorRate, "error-rate", "RATE or SCOPE=RATE: answer calls with HTTP 500 with probability RATE in [0, 1]; a bare RATE is scope * (repeatable)")
+	flag.Var(latency, "latency", "SCOPE=duration: delay every call of the scope (repeatable)")
+	flag.Var(latencyJitter, "latency-jitter", "SCOPE=duration: delay every call of the scope by a further random duration below this (repeatable)")
 	flag.Var(consistency, "eventual-consistency", "service=duration: new resources stay invisible to reads this long (repeatable)")
 	flag.Var(deny, "deny", "accessKeyID=service:Operation: refuse the action to that principal (repeatable)")
 	flag.Var(&topics, "topic", "create an SNS topic of this name at start, for subscriptions to name (repeatable)")
 	flag.Var(&models, "model", "create a SageMaker model of this name at start, for endpoint configurations to name (repeatable)")
+	flag.Usage = func() {
+		fmt.Fprint(flag.CommandLine.Output(), usage)
+		flag.PrintDefaults()
+	}
 	flag.Parse()
 
-	e := emulator.New(emulator.Options{Account: *account, Region: *region, CreateDelay: *createDelay, UpdateDelay: *updateDelay, DeleteDelay: *deleteDelay})
+	if *seed == 0 {
+		*seed = uint64(time.Now().UnixNano())
+	}
+	e := emulator.New(emulator.Options{Account: *account, Region: *region, CreateDelay: *createDelay, UpdateDelay: *updateDelay, DeleteDelay: *deleteDelay, Seed: *seed})
 	faults := map[string]emulator.Fault{}
-	for op, n := range throttle {
-		f := faults[op]
-		f.Throttle = mustInt(n)
-		faults[op] = f
+	set := func(scope string, change func(*emulator.Fault)) {
+		f := faults[scope]
+		change(&f)
+		faults[scope] = f
 	}
-	for op, n := range serverError {
-		f := faults[op]
-		f.ServerError = mustInt(n)
-		faults[op] = f
+	for scope, n := range throttle {
+		set(scope, func(f *emulator.Fault) { f.Throttle = mustInt(n) })
 	}
-	for op, d := range latency {
-		f := faults[op]
-		f.Latency = mustDuration(d)
-		faults[op] = f
+	for scope, n := range serverError {
+		set(scope, func(f *emulator.Fault) { f.ServerError = mustInt(n) })
 	}
-	for op, f := range faults {
-		e.InjectFault(op, f)
+	for scope, r := range throttleRate {
+		set(scope, func(f *emulator.Fault) { f.ThrottleRate = r })
+	}
+	for scope, r := range errorRate {
+		set(scope, func(f *emulator.Fault) { f.ErrorRate = r })
+	}
+	for scope, d := range latency {
+		set(scope, func(f *emulator.Fault) { f.Latency = mustDuration(d) })
+	}
+	for scope, d := range latencyJitter {
+		set(scope, func(f *emulator.Fault) { f.LatencyJitter = mustDuration(d) })
+	}
+	if err := emulator.ValidateFaults(faults); err != nil {
+		log.Fatal(err)
+	}
+	e.SetFaults(faults)
+	for _, scope := range slices.Sorted(maps.Keys(faults)) {
+		log.Printf("fault %s: %+v", scope, faults[scope])
 	}
 	for svc, d := range consistency {
 		e.SetEventualConsistency(svc, mustDuration(d))
@@ -110,6 +181,7 @@ func main() {
 	for ak, action := range deny {
 		e.Deny(ak, action)
 	}
+	log.Printf("random faults seeded with %d", *seed)
 
 	for _, t := range topics {
 		log.Printf("topic %s", e.CreateTopic(*region, t))
