@@ -135,6 +135,13 @@ func (s *Server) Deny(accessKeyID, action string) {
 	s.denied[accessKeyID+"|"+action] = true
 }
 
+// Allow takes back a Deny, as granting the permission would.
+func (s *Server) Allow(accessKeyID, action string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.denied, accessKeyID+"|"+action)
+}
+
 // Calls returns how often each operation was called, keyed "service:Operation".
 func (s *Server) Calls() map[string]int {
 	s.mu.Lock()
