@@ -108,7 +108,9 @@ func interruptedCreates() map[string]interruptedCreate {
 				must(t, err)
 			},
 			creates: "firehose:CreateDeliveryStream",
-			count:   func(inv emulator.Inventory, mg resource.Managed) int { return named(inv.DeliveryStreams, meta.GetExternalName(mg)) },
+			count: func(inv emulator.Inventory, mg resource.Managed) int {
+				return named(inv.DeliveryStreams, meta.GetExternalName(mg))
+			},
 		},
 		"Subscription": {
 			object: func(t *testing.T, s *stack, ns string) resource.Managed {
@@ -128,7 +130,9 @@ func interruptedCreates() map[string]interruptedCreate {
 				must(t, err)
 			},
 			creates: "events:CreateEndpoint",
-			count:   func(inv emulator.Inventory, mg resource.Managed) int { return named(inv.Endpoints, meta.GetExternalName(mg)) },
+			count: func(inv emulator.Inventory, mg resource.Managed) int {
+				return named(inv.Endpoints, meta.GetExternalName(mg))
+			},
 		},
 		"EndpointConfig": {
 			object: func(t *testing.T, s *stack, ns string) resource.Managed {
@@ -141,7 +145,9 @@ func interruptedCreates() map[string]interruptedCreate {
 				must(t, err)
 			},
 			creates: "sagemaker:CreateEndpointConfig",
-			count:   func(inv emulator.Inventory, mg resource.Managed) int { return named(inv.EndpointConfigs, meta.GetExternalName(mg)) },
+			count: func(inv emulator.Inventory, mg resource.Managed) int {
+				return named(inv.EndpointConfigs, meta.GetExternalName(mg))
+			},
 		},
 		"APIKeyCredentialProvider": {
 			object: func(t *testing.T, _ *stack, ns string) resource.Managed {
@@ -265,7 +271,9 @@ func TestASubscriptionWhoseARNWasLostAfterItsSpecChanged(t *testing.T) {
 	if err := cp.Client.Delete(context.Background(), lost); err != nil {
 		t.Fatal(err)
 	}
-	change(t, lost, func(mg *notificationv1alpha1.Subscription) { delete(mg.Annotations, meta.AnnotationKeyReconciliationPaused) })
+	change(t, lost, func(mg *notificationv1alpha1.Subscription) {
+		delete(mg.Annotations, meta.AnnotationKeyReconciliationPaused)
+	})
 	eventually(t, 45*time.Second, "deletion", func() error { return isGone(lost) })
 	if n := subscribed(s.aws.Inventory(), lost); n != 0 {
 		t.Errorf("deleting a Subscription whose ARN was lost left %d subscriptions in SNS", n)
@@ -375,7 +383,9 @@ func TestAdviceInConditionsWorks(t *testing.T) {
 			}
 			return nil
 		})
-		change(t, mg, func(mg *streamingv1alpha1.DeliveryStream) { mg.Spec.ForProvider.DeliveryStreamEncryptionConfiguration.KeyARN = nil })
+		change(t, mg, func(mg *streamingv1alpha1.DeliveryStream) {
+			mg.Spec.ForProvider.DeliveryStreamEncryptionConfiguration.KeyARN = nil
+		})
 		eventually(t, 60*time.Second, "Ready after the spec was corrected", func() error { return isReady(t, mg) })
 		remove(t, mg)
 	})
