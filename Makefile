@@ -19,7 +19,7 @@ TEST_FLAGS    ?= -count=1 -p 1
 export KUBEBUILDER_ASSETS := $(CONTROLPLANE)
 
 
-.PHONY: all generate build controlplane controlplane-run test test.unit test.integration test.e2e test.package bench package-tools image xpkg lint reviewable run dev dev-down clean
+.PHONY: all generate build controlplane controlplane-run test test.unit test.integration test.e2e test.package bench chaos package-tools image xpkg lint reviewable run dev dev-down clean
 
 all: build
 
@@ -76,6 +76,13 @@ test.e2e: controlplane
 
 test.package: xpkg
 	cd hack/package && $(GO) test $(TEST_FLAGS) ./...
+
+## chaos: the crash storm at full size: 100 resources, 10 SIGKILLs, 20% throttling, 5% server errors.
+## `make test` runs a small storm of the same test.
+CHAOS_PER_KIND ?= 20
+CHAOS_KILLS    ?= 10
+chaos: controlplane
+	CHAOS_PER_KIND=$(CHAOS_PER_KIND) CHAOS_KILLS=$(CHAOS_KILLS) $(GO) test -count=1 -tags integration -timeout 40m -v -run TestCrashStorm ./test/integration/chaos/
 
 ## bench: time-to-Ready, AWS calls and heap of the provider, against the emulator.
 bench: controlplane
