@@ -19,7 +19,6 @@ package controller
 
 import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/customresourcesgate"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 
@@ -35,6 +34,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/controller/eventbus/endpoint"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/mlplatform/endpointconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/notification/subscription"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/safestart"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/streaming/deliverystream"
 )
 
@@ -67,12 +67,14 @@ func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) er
 		}
 		return nil
 	}
+	gvks := make([]schema.GroupVersionKind, 0, len(kinds))
 	for _, k := range kinds {
 		o.Gate.Register(func() {
 			if err := k.setup(mgr, o, sessions); err != nil {
 				o.Logger.Info("Cannot set up the controller of an established kind", "gvk", k.gvk.String(), "error", err)
 			}
 		}, k.gvk)
+		gvks = append(gvks, k.gvk)
 	}
-	return customresourcesgate.Setup(mgr, o)
+	return safestart.Setup(mgr, o.Gate, o.Logger, gvks...)
 }
