@@ -40,7 +40,6 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
@@ -77,6 +76,8 @@ func main() {
 
 	cfg, err := ctrl.GetConfig()
 	kingpin.FatalIfError(err, "Cannot get the API server configuration")
+	// The API server is asked no faster than the reconciles that ask it.
+	cfg = ratelimiter.LimitRESTConfig(cfg, *maxReconcileRate)
 
 	scheme := kruntime.NewScheme()
 	kingpin.FatalIfError(clientgoscheme.AddToScheme(scheme), "Cannot add Kubernetes APIs to the scheme")
@@ -85,7 +86,8 @@ func main() {
 
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                     scheme,
-		Cache:                      cache.Options{SyncPeriod: syncInterval},
+		Cache:                      awscontroller.CacheOptions(*syncInterval),
+		Client:                     awscontroller.ClientOptions(),
 		LeaderElection:             *leaderElection,
 		LeaderElectionID:           "crossplane-leader-election-provider-aws-services",
 		LeaderElectionResourceLock: resourcelock.LeasesResourceLock,

@@ -22,8 +22,10 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
@@ -77,5 +79,73 @@ func TestFingerprint(t *testing.T) {
 	}
 	if a == Fingerprint("uid-2", []byte("key-1")) {
 		t.Error("two objects share a fingerprint")
+	}
+}
+
+// countingReader counts the reads of Secret values, which go to the API
+// server; metadata comes from the cache.
+type countingReader struct {
+	client.Reader
+	values int
+}
+
+func (c *countingReader) Get(ctx context.Context, key client.ObjectKey, obj client.Object, o ...client.GetOption) error {
+	if _, ok := obj.(*corev1.Secret); ok {
+		c.values++
+	}
+	return c.Reader.Get(ctx, key, obj, o...)
+}
+
+func TestChanged(t *testing.T) {
+	sent := Sent{Fingerprint: "example.org/key-fingerprint", Version: "example.org/key-secret-version"}
+	ref := &common.SecretKeyReference{Name: aws.String("key"), Key: "apiKey"}
+	secret := func(value string) *corev1.Secret {
+		return &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "key"}, Data: map[string][]byte{"apiKey": []byte(value)}}
+	}
+	type want struct {
+		value  string
+		record bool
+		reads  int
+	}
+	cases := map[string]struct {
+		// recorded says what the object recorded: the value last sent and
+		// whether the Secret's version then is the current one.
+		sentValue      string
+		currentVersion bool
+		now            string
+		want           want
+	}{
+		"NothingSentYet":                       {now: "v1", want: want{value: "v1", record: true, reads: 1}},
+		"SteadyStateReadsNoSecret":             {sentValue: "v1", currentVersion: true, now: "v1", want: want{reads: 0}},
+		"ARotatedSecretIsReadAndSent":          {sentValue: "v0", now: "v1", want: want{value: "v1", record: true, reads: 1}},
+		"ASecretChangedElsewhereIsOnlyNoticed": {sentValue: "v1", now: "v1", want: want{record: true, reads: 1}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := secret(tc.now)
+			kube := fake.NewClientBuilder().WithObjects(s).Build()
+			mg := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "mr", UID: "uid-1"}}
+			if tc.sentValue != "" {
+				current := &corev1.Secret{}
+				_ = kube.Get(context.Background(), client.ObjectKeyFromObject(s), current)
+				version := "an-older-version"
+				if tc.currentVersion {
+					version = current.ResourceVersion
+				}
+				mg.Annotations = map[string]string{sent.Fingerprint: Fingerprint("uid-1", []byte(tc.sentValue)), sent.Version: version}
+			}
+			counting := &countingReader{Reader: kube}
+			c, err := NewReader(counting).Changed(context.Background(), mg, "spec.forProvider.apiKey", ref, sent)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := want{value: string(c.Value), record: c.Record != nil, reads: counting.values}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("-want, +got:\n%s", diff)
+			}
+			if c.Record != nil && c.Record[sent.Fingerprint] != Fingerprint("uid-1", []byte(tc.now)) {
+				t.Errorf("the record does not fingerprint the current value")
+			}
+		})
 	}
 }

@@ -87,6 +87,8 @@ func startStack() (*stack, error) {
 	srv := httptest.NewServer(e)
 	mgr, err := ctrl.NewManager(cp.Config, ctrl.Options{
 		Scheme:                 cp.Scheme,
+		Cache:                  awscontroller.CacheOptions(time.Hour),
+		Client:                 awscontroller.ClientOptions(),
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
 	})

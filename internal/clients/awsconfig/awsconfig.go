@@ -38,6 +38,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"golang.org/x/sync/singleflight"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -162,7 +163,7 @@ func (c *Cache) Session(ctx context.Context, mg resource.ModernManaged, region *
 	if r == "" {
 		return nil, errors.New(errNoRegion)
 	}
-	secrets, version, err := c.credentialSecrets(ctx, cfg)
+	refs, version, err := c.credentialSecrets(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -178,6 +179,10 @@ func (c *Cache) Session(ctx context.Context, mg resource.ModernManaged, region *
 	// lock, so that one slow config never stalls the others, and once per
 	// key however many reconciles ask for it meanwhile.
 	v, err, _ := c.building.Do(k.String(), func() (any, error) {
+		secrets, err := c.readSecrets(ctx, refs)
+		if err != nil {
+			return nil, err
+		}
 		s, err := c.build(ctx, cfg, secrets, r)
 		if err != nil {
 			return nil, err
@@ -227,42 +232,57 @@ func (c *Cache) config(ctx context.Context, mg resource.ModernManaged) (*config,
 	}
 }
 
-// credentialSecrets reads the secret values the config's credentials need,
-// and a version string that changes when any of them changes.
-func (c *Cache) credentialSecrets(ctx context.Context, cfg *config) (map[string][]byte, string, error) {
+// A secretRef is a Secret key a config's credentials read, and the config
+// field that names it.
+type secretRef struct{ field, namespace, name, key string }
+
+// credentialSecrets returns the Secret keys the config's credentials read,
+// and a version string that changes when any of their Secrets changes. The
+// versions come from the metadata cache: no Secret value is read here.
+func (c *Cache) credentialSecrets(ctx context.Context, cfg *config) ([]secretRef, string, error) {
 	creds := cfg.spec.Credentials
-	refs := map[string]*struct{ name, namespace, key string }{}
+	var refs []secretRef
 	if creds.Source == v1alpha1.CredentialsSourceSecret && creds.SecretRef != nil {
-		refs["spec.credentials.secretRef"] = &struct{ name, namespace, key string }{creds.SecretRef.Name, creds.SecretRef.Namespace, creds.SecretRef.Key}
+		refs = append(refs, secretRef{"spec.credentials.secretRef", creds.SecretRef.Namespace, creds.SecretRef.Name, creds.SecretRef.Key})
 	}
 	if creds.Source == v1alpha1.CredentialsSourceWebIdentity && creds.WebIdentity != nil && creds.WebIdentity.TokenSecretRef != nil {
 		r := creds.WebIdentity.TokenSecretRef
-		refs["spec.credentials.webIdentity.tokenSecretRef"] = &struct{ name, namespace, key string }{r.Name, r.Namespace, r.Key}
+		refs = append(refs, secretRef{"spec.credentials.webIdentity.tokenSecretRef", r.Namespace, r.Name, r.Key})
 	}
-	values := map[string][]byte{}
-	var versions []string
-	for field, r := range refs {
-		ns := r.namespace
+	versions := make([]string, 0, len(refs))
+	for i, r := range refs {
 		if cfg.namespace != "" {
 			// A namespaced config reads only from its own namespace,
 			// whatever its reference says.
-			ns = cfg.namespace
+			refs[i].namespace, r.namespace = cfg.namespace, cfg.namespace
 		}
-		if ns == "" {
-			return nil, "", errors.Errorf(errClusterSecret, field+".namespace")
+		if r.namespace == "" {
+			return nil, "", errors.Errorf(errClusterSecret, r.field+".namespace")
 		}
+		m := &metav1.PartialObjectMetadata{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"}}
+		if err := c.kube.Get(ctx, types.NamespacedName{Namespace: r.namespace, Name: r.name}, m); err != nil {
+			return nil, "", errors.Wrapf(err, errGetSecret, r.namespace, r.name, r.field)
+		}
+		versions = append(versions, r.field+"="+m.ResourceVersion)
+	}
+	return refs, strings.Join(versions, ","), nil
+}
+
+// readSecrets reads the values of refs from the API server, by field.
+func (c *Cache) readSecrets(ctx context.Context, refs []secretRef) (map[string][]byte, error) {
+	values := map[string][]byte{}
+	for _, r := range refs {
 		s := &corev1.Secret{}
-		if err := c.kube.Get(ctx, types.NamespacedName{Namespace: ns, Name: r.name}, s); err != nil {
-			return nil, "", errors.Wrapf(err, errGetSecret, ns, r.name, field)
+		if err := c.kube.Get(ctx, types.NamespacedName{Namespace: r.namespace, Name: r.name}, s); err != nil {
+			return nil, errors.Wrapf(err, errGetSecret, r.namespace, r.name, r.field)
 		}
 		v, ok := s.Data[r.key]
 		if !ok {
-			return nil, "", errors.Errorf(errSecretKey, ns, r.name, r.key, field)
+			return nil, errors.Errorf(errSecretKey, r.namespace, r.name, r.key, r.field)
 		}
-		values[field] = v
-		versions = append(versions, field+"="+s.ResourceVersion)
+		values[r.field] = v
 	}
-	return values, strings.Join(versions, ","), nil
+	return values, nil
 }
 
 // build sets up the credentials of a session and resolves its identity.

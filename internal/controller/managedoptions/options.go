@@ -98,7 +98,9 @@ func Register(mgr ctrl.Manager, name string, o controller.Options, of client.Obj
 // from its own namespace.
 func WatchSecrets[MR client.Object, L client.ObjectList](kube client.Reader, list L, secrets func(MR) []string) Watch {
 	return func(b *builder.Builder) *builder.Builder {
-		return b.Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, s client.Object) []reconcile.Request {
+		// Metadata only: a Secret's value is read, when needed, from the
+		// API server; the cache holds no Secret's data.
+		return b.WatchesMetadata(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, s client.Object) []reconcile.Request {
 			l := list.DeepCopyObject().(L) //nolint:forcetypeassert // a copy of its own type
 			if err := kube.List(ctx, l, client.InNamespace(s.GetNamespace())); err != nil {
 				return nil

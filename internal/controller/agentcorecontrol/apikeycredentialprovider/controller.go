@@ -58,6 +58,10 @@ const (
 	// sent to AWS, which never returns it: a change of the Secret's value is
 	// noticed, and rotated, without the key being stored.
 	AnnotationAPIKeyFingerprint = "agentcorecontrol.services.k8s.aws/api-key-fingerprint"
+	// AnnotationAPIKeySecretVersion records the resourceVersion of the
+	// key's Secret when the key was last sent: the key is read again only
+	// once the Secret changed.
+	AnnotationAPIKeySecretVersion = "agentcorecontrol.services.k8s.aws/api-key-secret-version"
 )
 
 // Setup adds the APIKeyCredentialProvider controller to the manager. It
@@ -89,9 +93,13 @@ type external struct {
 	secrets *secretkey.Reader
 
 	arn          string
-	apiKey       []byte
+	apiKey       []byte            // the key to send, when it changed
+	apiKeyRecord map[string]string // what records it as sent
 	observedTags map[string]string
 }
+
+// apiKeySent names the annotations that record the key last sent.
+var apiKeySent = secretkey.Sent{Fingerprint: AnnotationAPIKeyFingerprint, Version: AnnotationAPIKeySecretVersion}
 
 // Observe gets the credential provider, reads the key's Secret to notice a
 // rotation, and lists the tags when the spec manages them.
@@ -115,11 +123,19 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.APIKeyCredentialPro
 		return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, nil
 	}
 	var diffs []string
-	if e.apiKey, err = e.secrets.Read(ctx, mg, apiKeyField, &mg.Spec.ForProvider.APIKey); err != nil {
+	key, err := e.secrets.Changed(ctx, mg, apiKeyField, &mg.Spec.ForProvider.APIKey, apiKeySent)
+	if err != nil {
 		return managed.ExternalObservation{}, err
 	}
-	if mg.GetAnnotations()[AnnotationAPIKeyFingerprint] != secretkey.Fingerprint(mg.GetUID(), e.apiKey) {
+	e.apiKey, e.apiKeyRecord = key.Value, key.Record
+	switch {
+	case key.Value != nil:
 		diffs = append(diffs, "apiKey")
+	case key.Record != nil:
+		// The Secret changed, the key did not: remember the new version.
+		if err := persist.Annotations(ctx, e.kube, mg, key.Record); err != nil {
+			return managed.ExternalObservation{}, err
+		}
 	}
 	if len(mg.Spec.ForProvider.Tags) > 0 {
 		t, err := e.client.ListTagsForResource(ctx, &bedrockagentcorecontrol.ListTagsForResourceInput{ResourceArn: out.CredentialProviderArn})
@@ -146,7 +162,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.APIKeyCredentialPro
 // Create stores the key from the resource's own namespace in AWS, with the
 // tags, and records the key's fingerprint, never the key.
 func (e *external) Create(ctx context.Context, mg *v1alpha1.APIKeyCredentialProvider) (managed.ExternalCreation, error) {
-	key, err := e.secrets.Read(ctx, mg, apiKeyField, &mg.Spec.ForProvider.APIKey)
+	key, record, err := e.secrets.ToSend(ctx, mg, apiKeyField, &mg.Spec.ForProvider.APIKey, apiKeySent)
 	if err != nil {
 		return managed.ExternalCreation{}, err
 	}
@@ -159,17 +175,16 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 		cd[ac.ConnectionSecretARN] = []byte(aws.ToString(out.ApiKeySecretArn.SecretArn))
 	}
 	return managed.ExternalCreation{ConnectionDetails: cd},
-		persist.Annotations(ctx, e.kube, mg, map[string]string{AnnotationAPIKeyFingerprint: secretkey.Fingerprint(mg.GetUID(), key)})
+		persist.Annotations(ctx, e.kube, mg, record)
 }
 
 // Update rotates the key when its Secret changed, and the tags.
 func (e *external) Update(ctx context.Context, mg *v1alpha1.APIKeyCredentialProvider) (managed.ExternalUpdate, error) {
-	fingerprint := secretkey.Fingerprint(mg.GetUID(), e.apiKey)
-	if mg.GetAnnotations()[AnnotationAPIKeyFingerprint] != fingerprint {
+	if e.apiKey != nil {
 		if _, err := e.client.UpdateApiKeyCredentialProvider(ctx, ac.UpdateInput(&mg.Spec.ForProvider, e.apiKey)); err != nil {
 			return managed.ExternalUpdate{}, awserrors.Wrap(err, errRotate)
 		}
-		if err := persist.Annotations(ctx, e.kube, mg, map[string]string{AnnotationAPIKeyFingerprint: fingerprint}); err != nil {
+		if err := persist.Annotations(ctx, e.kube, mg, e.apiKeyRecord); err != nil {
 			return managed.ExternalUpdate{}, err
 		}
 	}

@@ -20,6 +20,7 @@ package deliverystream
 
 import (
 	"context"
+	"maps"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -62,6 +63,10 @@ const (
 	// last sent to AWS, which never returns the key: a change of the
 	// Secret's value is noticed without the key being stored.
 	AnnotationAccessKeyFingerprint = "streaming.services.k8s.aws/access-key-fingerprint"
+	// AnnotationAccessKeySecretVersion records the resourceVersion of the
+	// access key's Secret when its key was last sent: the key is read again
+	// only once the Secret changed.
+	AnnotationAccessKeySecretVersion = "streaming.services.k8s.aws/access-key-secret-version"
 	// AnnotationBufferingHintsSent records the buffering hints last sent.
 	// AWS may replace hints with better values; hints that differ from AWS's
 	// but were sent as the spec has them are not sent again.
@@ -109,7 +114,8 @@ type external struct {
 	// What Observe found, for Update to act on without deciding again.
 	described          *types.DeliveryStreamDescription
 	destinationChanged bool
-	accessKey          []byte // the key to send, when it changed
+	accessKey          []byte            // the key to send, when it changed
+	accessKeyRecord    map[string]string // what records it as sent
 	encryption         fh.EncryptionAction
 	observedTags       map[string]string
 }
@@ -188,20 +194,25 @@ func (e *external) diff(ctx context.Context, mg *v1alpha1.DeliveryStream, d *typ
 	return diffs, nil
 }
 
-// readChangedAccessKey reads the access key's secret and keeps the key when
-// its fingerprint differs from the one recorded when a key was last sent.
-// AWS never returns the key, so this is the only way to notice a rotation.
+// accessKeySent names the annotations that record the access key last sent.
+var accessKeySent = secretkey.Sent{Fingerprint: AnnotationAccessKeyFingerprint, Version: AnnotationAccessKeySecretVersion}
+
+// readChangedAccessKey keeps the access key when it differs from the one
+// last sent; the key is read only when its Secret changed. AWS never returns
+// the key, so this is the only way to notice a rotation.
 func (e *external) readChangedAccessKey(ctx context.Context, mg *v1alpha1.DeliveryStream) error {
 	ref := accessKeyRef(mg)
 	if ref == nil {
 		return nil
 	}
-	key, err := e.secrets.Read(ctx, mg, accessKeyField, ref)
+	c, err := e.secrets.Changed(ctx, mg, accessKeyField, ref, accessKeySent)
 	if err != nil {
 		return err
 	}
-	if mg.GetAnnotations()[AnnotationAccessKeyFingerprint] != secretkey.Fingerprint(mg.GetUID(), key) {
-		e.accessKey = key
+	e.accessKey, e.accessKeyRecord = c.Value, c.Record
+	if c.Value == nil && c.Record != nil {
+		// The Secret changed, the key did not: remember the new version.
+		return persist.Annotations(ctx, e.kube, mg, c.Record)
 	}
 	return nil
 }
@@ -226,12 +237,12 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.DeliveryStream) (man
 	var accessKey *string
 	sent := map[string]string{AnnotationBufferingHintsSent: fh.BufferingHintsSent(&mg.Spec.ForProvider)}
 	if ref := accessKeyRef(mg); ref != nil {
-		key, err := e.secrets.Read(ctx, mg, accessKeyField, ref)
+		key, record, err := e.secrets.ToSend(ctx, mg, accessKeyField, ref, accessKeySent)
 		if err != nil {
 			return managed.ExternalCreation{}, err
 		}
 		accessKey = aws.String(string(key))
-		sent[AnnotationAccessKeyFingerprint] = secretkey.Fingerprint(mg.GetUID(), key)
+		maps.Copy(sent, record)
 	}
 	if _, err := e.client.CreateDeliveryStream(ctx, fh.CreateInput(&mg.Spec.ForProvider, accessKey)); err != nil {
 		return managed.ExternalCreation{}, awserrors.Wrap(err, errCreate)
@@ -252,7 +263,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.DeliveryStream) (man
 		sent := map[string]string{AnnotationBufferingHintsSent: fh.BufferingHintsSent(p)}
 		if e.accessKey != nil {
 			accessKey = aws.String(string(e.accessKey))
-			sent[AnnotationAccessKeyFingerprint] = secretkey.Fingerprint(mg.GetUID(), e.accessKey)
+			maps.Copy(sent, e.accessKeyRecord)
 		}
 		in := fh.UpdateInput(p, accessKey, aws.ToString(d.VersionId), aws.ToString(d.Destinations[0].DestinationId))
 		if _, err := e.client.UpdateDestination(ctx, in); err != nil {

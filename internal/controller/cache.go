@@ -1,0 +1,49 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+import (
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// CacheOptions are the options of the manager's cache: it caches only what
+// the provider owns, so that its memory does not grow with the cluster.
+// Managed fields are dropped from every cached object, and a cached object's
+// metadata (the provider caches only Secrets' metadata) keeps no annotations:
+// a Secret applied with kubectl carries its whole data in one.
+func CacheOptions(sync time.Duration) cache.Options {
+	return cache.Options{SyncPeriod: &sync, DefaultTransform: leanObject}
+}
+
+// ClientOptions are the options of the manager's client: Secrets are never
+// cached, so reading one reads it from the API server. Readers of a Secret
+// look at its cached metadata first and read its value only when it changed.
+func ClientOptions() client.Options {
+	return client.Options{Cache: &client.CacheOptions{DisableFor: []client.Object{&corev1.Secret{}}}}
+}
+
+func leanObject(in any) (any, error) {
+	if m, ok := in.(*metav1.PartialObjectMetadata); ok {
+		m.Annotations = nil
+	}
+	return cache.TransformStripManagedFields()(in)
+}
