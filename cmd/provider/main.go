@@ -42,12 +42,13 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/cloudkinds/provider-aws-services/apis"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	awscontroller "github.com/cloudkinds/provider-aws-services/internal/controller"
+	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 )
 
 func main() {
@@ -102,7 +103,7 @@ func main() {
 
 	mrMetrics := managed.NewMRMetricRecorder()
 	stateMetrics := statemetrics.NewMRStateMetrics()
-	metrics.Registry.MustRegister(mrMetrics, stateMetrics)
+	ctrlmetrics.Registry.MustRegister(mrMetrics, stateMetrics)
 
 	o := controller.Options{
 		Logger:                  log,
@@ -135,6 +136,7 @@ func main() {
 	}
 
 	kingpin.FatalIfError(awscontroller.Setup(mgr, o, awsconfig.NewCache(mgr.GetClient())), "Cannot set up the controllers")
+	kingpin.FatalIfError(mgr.Add(&metrics.CapacityWarner{Poll: *pollInterval, Rate: *maxReconcileRate, Log: log, Every: time.Minute}), "Cannot add the poll capacity check")
 	log.Info("Starting the provider", "version", version, "poll", *pollInterval, "sync", *syncInterval)
 	kingpin.FatalIfError(mgr.Start(ctrl.SetupSignalHandler()), "Cannot start the controller manager")
 }

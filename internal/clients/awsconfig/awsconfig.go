@@ -34,6 +34,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/arn"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
+	"github.com/aws/smithy-go/middleware"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"golang.org/x/sync/singleflight"
@@ -43,6 +44,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 )
 
 const (
@@ -292,6 +294,7 @@ func (c *Cache) build(ctx context.Context, cfg *config, secrets map[string][]byt
 		Region:     region,
 		Retryer:    func() aws.Retryer { return retry.NewAdaptiveMode() },
 		HTTPClient: c.http,
+		APIOptions: []func(*middleware.Stack) error{metrics.CountCalls},
 	}
 	if e := cfg.spec.Endpoint; e != nil {
 		base.BaseEndpoint = aws.String(e.URL)

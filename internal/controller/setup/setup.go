@@ -21,9 +21,13 @@ limitations under the License.
 package setup
 
 import (
+	"context"
+
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/statemetrics"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -33,6 +37,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/controller/connect"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/externalname"
+	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 )
 
 // A Kind describes the controller of one managed resource kind.
@@ -59,18 +64,27 @@ type Kind[MR resource.ModernManaged] struct {
 	AlreadyExists []string
 	// Watches are further watches, such as the Secrets the kind reads.
 	Watches []managedoptions.Watch
+	// List is an empty list of the kind, for its state metrics.
+	List resource.ManagedList
 }
 
 // Add adds the controller of kind k to the manager.
 func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache, k Kind[MR]) error {
 	name := managed.ControllerName(k.GroupVersionKind.GroupKind().String())
 	kube := mgr.GetClient()
+	observations := metrics.NewObservations(k.GroupVersionKind.Kind)
 	connector := connect.New(kube, sessions, k.Region, func(_ MR, s *awsconfig.Session) managed.TypedExternalClient[MR] {
-		if k.NameField == "" {
-			return k.External(kube, s)
+		var c managed.TypedExternalClient[MR] = k.External(kube, s)
+		if k.NameField != "" {
+			c = alreadyexists.Wrap(c, alreadyexists.Kind{Noun: k.Noun, NameField: k.NameField, Codes: k.AlreadyExists})
 		}
-		return alreadyexists.Wrap(k.External(kube, s), alreadyexists.Kind{Noun: k.Noun, NameField: k.NameField, Codes: k.AlreadyExists})
+		return &observed[MR]{TypedExternalClient: c, observations: observations}
 	})
+	if m := o.MetricOptions; m != nil && m.MRStateMetrics != nil && k.List != nil {
+		if err := mgr.Add(statemetrics.NewMRStateRecorder(kube, o.Logger, m.MRStateMetrics, k.List, m.PollStateMetricInterval)); err != nil {
+			return err
+		}
+	}
 	initializers := []managed.Initializer{}
 	if k.NameField != "" {
 		initializers = append(initializers, externalname.FromField(kube, k.NameField, k.Name))
@@ -86,4 +100,20 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, sess
 			managed.WithDeterministicExternalName(true),
 		)...)
 	return managedoptions.Register(mgr, name, o, k.Object, r, k.Watches...)
+}
+
+// observed records every observation of a resource in AWS, for the achieved
+// poll interval.
+type observed[MR resource.Managed] struct {
+	managed.TypedExternalClient[MR]
+	observations *metrics.Observations
+}
+
+func (o *observed[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObservation, error) {
+	o.observations.Observed(mg.GetUID())
+	obs, err := o.TypedExternalClient.Observe(ctx, mg)
+	if err == nil && !obs.ResourceExists && meta.WasDeleted(mg) {
+		o.observations.Forget(mg.GetUID())
+	}
+	return obs, err
 }

@@ -61,6 +61,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) er
 	return setup.Add(mgr, o, sessions, setup.Kind[*v1alpha1.Endpoint]{
 		GroupVersionKind: v1alpha1.EndpointGroupVersionKind,
 		Object:           &v1alpha1.Endpoint{},
+		List:             &v1alpha1.EndpointList{},
 		Region:           func(mg *v1alpha1.Endpoint) *string { return mg.Spec.ForProvider.Region },
 		External: func(_ client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.Endpoint] {
 			return &external{client: awsconfig.ClientFor(s, eventbridge.NewFromConfig), session: s}

@@ -55,6 +55,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) er
 	return setup.Add(mgr, o, sessions, setup.Kind[*v1alpha1.EndpointConfig]{
 		GroupVersionKind: v1alpha1.EndpointConfigGroupVersionKind,
 		Object:           &v1alpha1.EndpointConfig{},
+		List:             &v1alpha1.EndpointConfigList{},
 		Region:           func(mg *v1alpha1.EndpointConfig) *string { return mg.Spec.ForProvider.Region },
 		External: func(_ client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.EndpointConfig] {
 			return &external{client: awsconfig.ClientFor(s, sagemaker.NewFromConfig), session: s}

@@ -60,6 +60,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) er
 	return setup.Add(mgr, o, sessions, setup.Kind[*v1alpha1.Subscription]{
 		GroupVersionKind: v1alpha1.SubscriptionGroupVersionKind,
 		Object:           &v1alpha1.Subscription{},
+		List:             &v1alpha1.SubscriptionList{},
 		Region:           func(mg *v1alpha1.Subscription) *string { return mg.Spec.ForProvider.Region },
 		External: func(_ client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.Subscription] {
 			return &external{client: awsconfig.ClientFor(s, sns.NewFromConfig), session: s}

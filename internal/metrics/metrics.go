@@ -1,0 +1,122 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package metrics holds the provider's own Prometheus metrics: the AWS calls
+// it makes and how often it manages to look at each resource. They are served
+// with controller-runtime's and crossplane-runtime's on the metrics endpoint.
+package metrics
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
+	"github.com/aws/smithy-go/middleware"
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/apimachinery/pkg/types"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
+)
+
+// The outcomes of an AWS call.
+const (
+	OutcomeSuccess   = "success"
+	OutcomeThrottled = "throttled"
+	OutcomeError     = "error"
+)
+
+var (
+	// AWSCalls counts every AWS call, each retry attempt on its own.
+	AWSCalls = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "provider_aws_services_aws_calls_total",
+		Help: "AWS calls by service, operation and outcome (success, throttled, error); each retry attempt is a call.",
+	}, []string{"service", "operation", "outcome"})
+
+	// PollInterval is the time between two looks at the same resource: the
+	// poll interval the provider achieves, which is longer than --poll when
+	// --max-reconcile-rate cannot keep up with the number of resources.
+	PollInterval = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "provider_aws_services_poll_interval_seconds",
+		Help:    "Seconds between two observations of the same managed resource in AWS, by kind.",
+		Buckets: []float64{5, 10, 15, 30, 45, 60, 75, 90, 120, 180, 300, 600},
+	}, []string{"kind"})
+)
+
+func init() {
+	ctrlmetrics.Registry.MustRegister(AWSCalls, PollInterval)
+}
+
+// CountCalls adds to an SDK client's stack the middleware that counts its
+// calls in AWSCalls. It runs inside the retry loop, so that every attempt
+// counts.
+func CountCalls(stack *middleware.Stack) error {
+	return stack.Finalize.Add(middleware.FinalizeMiddlewareFunc("CountAWSCalls",
+		func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (middleware.FinalizeOutput, middleware.Metadata, error) {
+			out, md, err := next.HandleFinalize(ctx, in)
+			AWSCalls.WithLabelValues(awsmiddleware.GetServiceID(ctx), awsmiddleware.GetOperationName(ctx), Outcome(err)).Inc()
+			return out, md, err
+		}), middleware.After)
+}
+
+// Outcome names the outcome of a call that returned err.
+func Outcome(err error) string {
+	switch {
+	case err == nil:
+		return OutcomeSuccess
+	case awserrors.Classify(err) == awserrors.Throttled:
+		return OutcomeThrottled
+	default:
+		return OutcomeError
+	}
+}
+
+// An Observations remembers when each resource of a kind was last observed,
+// and records the time between two observations in PollInterval.
+type Observations struct {
+	kind string
+	now  func() time.Time
+
+	mu   sync.Mutex
+	last map[types.UID]time.Time
+}
+
+// NewObservations returns the Observations of a kind.
+func NewObservations(kind string) *Observations {
+	o := &Observations{kind: kind, now: time.Now, last: map[types.UID]time.Time{}}
+	register(o)
+	return o
+}
+
+// Observed records that the resource uid was observed now.
+func (o *Observations) Observed(uid types.UID) {
+	now := o.now()
+	o.mu.Lock()
+	previous, ok := o.last[uid]
+	o.last[uid] = now
+	o.mu.Unlock()
+	if ok {
+		PollInterval.WithLabelValues(o.kind).Observe(now.Sub(previous).Seconds())
+	}
+}
+
+// Forget drops a resource that is gone.
+func (o *Observations) Forget(uid types.UID) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	delete(o.last, uid)
+}
