@@ -21,22 +21,25 @@ package managedoptions
 
 import (
 	"context"
+	"maps"
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	xperrors "github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
+	xpmeta "github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrlevent "sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/cloudkinds/provider-aws-services/internal/conditions"
@@ -79,17 +82,47 @@ func For(mgr ctrl.Manager, name string, o controller.Options, own ...managed.Rec
 type Watch func(*builder.Builder) *builder.Builder
 
 // Register adds the controller of kind of, reconciled by r, to the manager.
-func Register(mgr ctrl.Manager, name string, o controller.Options, of client.Object, r reconcile.Reconciler, watches ...Watch) error {
+// recorded are the annotations the kind's controller writes to remember
+// what it did; their changes do not reconcile the object again.
+func Register(mgr ctrl.Manager, name string, o controller.Options, of client.Object, r reconcile.Reconciler, recorded []string, watches ...Watch) error {
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
 		// Only the kind's own events are filtered to changes of the desired
 		// state; a watched Secret's data change must come through.
-		For(of, builder.WithPredicates(resource.DesiredStateChanged()))
+		For(of, builder.WithPredicates(DesiredStateChanged(recorded...)))
 	for _, w := range watches {
 		b = w(b)
 	}
 	return b.Complete(ratelimiter.NewReconciler(name, xperrors.WithSilentRequeueOnConflict(r), o.GlobalRateLimiter))
+}
+
+// DesiredStateChanged passes the changes a user makes: the spec (its
+// generation), labels and annotations, but not the annotations the provider
+// writes itself to remember what it did (crossplane-runtime's create marks,
+// the kind's recorded annotations). Each of those writes would otherwise
+// queue one more reconcile of an object that is reconciled already, and
+// spend the rate that every resource shares.
+func DesiredStateChanged(recorded ...string) predicate.Predicate {
+	ignored := append([]string{xpmeta.AnnotationKeyExternalCreatePending, xpmeta.AnnotationKeyExternalCreateSucceeded, xpmeta.AnnotationKeyExternalCreateFailed}, recorded...)
+	return predicate.Or(
+		predicate.Funcs{UpdateFunc: func(e ctrlevent.UpdateEvent) bool {
+			if e.ObjectOld == nil || e.ObjectNew == nil {
+				return false
+			}
+			return !maps.Equal(without(e.ObjectOld.GetAnnotations(), ignored), without(e.ObjectNew.GetAnnotations(), ignored))
+		}},
+		predicate.LabelChangedPredicate{},
+		predicate.GenerationChangedPredicate{},
+	)
+}
+
+func without(m map[string]string, keys []string) map[string]string {
+	out := maps.Clone(m)
+	for _, k := range keys {
+		delete(out, k)
+	}
+	return out
 }
 
 // WatchSecrets reconciles the resources of a kind that name a Secret when

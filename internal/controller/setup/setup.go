@@ -64,6 +64,9 @@ type Kind[MR resource.ModernManaged] struct {
 	AlreadyExists []string
 	// Watches are further watches, such as the Secrets the kind reads.
 	Watches []managedoptions.Watch
+	// Recorded are the annotations the kind writes to remember what it sent
+	// to AWS: writing them reconciles nothing again.
+	Recorded []string
 	// List is an empty list of the kind, for its state metrics.
 	List resource.ManagedList
 }
@@ -99,7 +102,7 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, sess
 			// the record of its result so never strands a resource.
 			managed.WithDeterministicExternalName(true),
 		)...)
-	return managedoptions.Register(mgr, name, o, k.Object, r, k.Watches...)
+	return managedoptions.Register(mgr, name, o, k.Object, r, k.Recorded, k.Watches...)
 }
 
 // observed records every observation of a resource in AWS, for the achieved

@@ -72,6 +72,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) er
 		GroupVersionKind: v1alpha1.APIKeyCredentialProviderGroupVersionKind,
 		Object:           &v1alpha1.APIKeyCredentialProvider{},
 		List:             &v1alpha1.APIKeyCredentialProviderList{},
+		Recorded:         []string{AnnotationAPIKeyFingerprint, AnnotationAPIKeySecretVersion},
 		Region:           func(mg *v1alpha1.APIKeyCredentialProvider) *string { return mg.Spec.ForProvider.Region },
 		External: func(kube client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.APIKeyCredentialProvider] {
 			return &external{client: awsconfig.ClientFor(s, bedrockagentcorecontrol.NewFromConfig), kube: kube, session: s, secrets: secretkey.NewReader(kube)}

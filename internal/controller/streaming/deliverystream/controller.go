@@ -87,6 +87,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) er
 		GroupVersionKind: v1alpha1.DeliveryStreamGroupVersionKind,
 		Object:           &v1alpha1.DeliveryStream{},
 		List:             &v1alpha1.DeliveryStreamList{},
+		Recorded:         []string{AnnotationAccessKeyFingerprint, AnnotationAccessKeySecretVersion, AnnotationBufferingHintsSent},
 		Region:           func(mg *v1alpha1.DeliveryStream) *string { return mg.Spec.ForProvider.Region },
 		External: func(kube client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.DeliveryStream] {
 			return &external{client: awsconfig.ClientFor(s, firehose.NewFromConfig), kube: kube, session: s, secrets: secretkey.NewReader(kube)}

@@ -1,0 +1,52 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package managedoptions
+
+import (
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+)
+
+func TestDesiredStateChanged(t *testing.T) {
+	const recorded = "example.org/key-fingerprint"
+	obj := func(generation int64, labels, annotations map[string]string) *corev1.ConfigMap {
+		return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Generation: generation, Labels: labels, Annotations: annotations}}
+	}
+	cases := map[string]struct {
+		old, new *corev1.ConfigMap
+		want     bool
+	}{
+		"SpecChanged":      {old: obj(1, nil, nil), new: obj(2, nil, nil), want: true},
+		"LabelChanged":     {old: obj(1, nil, nil), new: obj(1, map[string]string{"team": "a"}, nil), want: true},
+		"UserAnnotation":   {old: obj(1, nil, nil), new: obj(1, nil, map[string]string{"crossplane.io/external-name": "x"}), want: true},
+		"RecordedByKind":   {old: obj(1, nil, nil), new: obj(1, nil, map[string]string{recorded: "h"}), want: false},
+		"CreateSucceeded":  {old: obj(1, nil, map[string]string{"crossplane.io/external-create-pending": "t"}), new: obj(1, nil, map[string]string{"crossplane.io/external-create-pending": "t", "crossplane.io/external-create-succeeded": "t"}), want: false},
+		"StatusOnly":       {old: obj(1, nil, nil), new: obj(1, nil, nil), want: false},
+		"RecordedAndLabel": {old: obj(1, nil, nil), new: obj(1, map[string]string{"team": "a"}, map[string]string{recorded: "h"}), want: true},
+	}
+	p := DesiredStateChanged(recorded)
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := p.Update(event.UpdateEvent{ObjectOld: tc.old, ObjectNew: tc.new}); got != tc.want {
+				t.Errorf("want %v, got %v", tc.want, got)
+			}
+		})
+	}
+}
