@@ -1,0 +1,355 @@
+//go:build integration
+
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package scale measures the provider at scale: its binary runs against a
+// real kube-apiserver and etcd and the in-repo AWS emulator (with per-call
+// latency), first on an empty cluster, then on a cluster crowded with
+// unrelated CRDs and Secrets, then under a load of resources of all five
+// kinds, and then at steady state. It reports memory (RSS), time to Ready
+// against the bound the global reconcile rate sets, AWS calls and reconciles
+// per resource, steady-state calls and writes, and CPU time.
+//
+//	make bench                                  # 200 per kind, crowded
+//	make bench BENCH_PER_KIND=50 BENCH_CROWD=0  # smaller, not crowded
+//
+// BenchmarkScale does its work once, whatever b.N is.
+package scale
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	extv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
+	"github.com/cloudkinds/provider-aws-services/test/controlplane"
+)
+
+var (
+	cp       *controlplane.ControlPlane
+	binary   string
+	buildErr error
+)
+
+func TestMain(m *testing.M) {
+	var err error
+	cp, err = controlplane.Start()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cannot start the control plane:", err)
+		os.Exit(1)
+	}
+	// The crowding CRDs are created with the control plane's client.
+	if err := extv1.AddToScheme(cp.Scheme); err != nil {
+		fmt.Fprintln(os.Stderr, "cannot add CustomResourceDefinitions to the scheme:", err)
+		_ = cp.Stop()
+		os.Exit(1)
+	}
+	dir, _ := os.MkdirTemp("", "scale-provider-")
+	binary = filepath.Join(dir, "provider")
+	build := exec.Command("go", "build", "-o", binary, "./cmd/provider")
+	build.Dir = controlplane.RepoRoot()
+	if out, err := build.CombinedOutput(); err != nil {
+		buildErr = fmt.Errorf("cannot build the provider: %v\n%s", err, out)
+	}
+	code := m.Run()
+	_ = cp.Stop()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// The provider's flags: its defaults, spelled out because the rate bound is
+// computed from them.
+const (
+	pollInterval     = time.Minute
+	maxReconcileRate = 10
+)
+
+// A process is one run of the provider's binary.
+type process struct {
+	cmd         *exec.Cmd
+	done        chan struct{}
+	log         string
+	metricsAddr string
+}
+
+// startProvider runs the provider's binary against the control plane,
+// logging to a file in dir.
+func startProvider(kubeconfig, dir string, run int) (*process, error) {
+	if buildErr != nil {
+		return nil, buildErr
+	}
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	p := &process{
+		done:        make(chan struct{}),
+		log:         filepath.Join(dir, fmt.Sprintf("provider-%d.log", run)),
+		metricsAddr: "127.0.0.1:" + strconv.Itoa(port),
+	}
+	f, err := os.Create(p.log)
+	if err != nil {
+		return nil, err
+	}
+	p.cmd = exec.Command(binary,
+		"--poll="+pollInterval.String(),
+		"--max-reconcile-rate="+strconv.Itoa(maxReconcileRate),
+		"--metrics-bind-address="+p.metricsAddr,
+		"--health-probe-bind-address=0")
+	p.cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig)
+	p.cmd.Stdout, p.cmd.Stderr = f, f
+	if err := p.cmd.Start(); err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	go func() { _ = p.cmd.Wait(); _ = f.Close(); close(p.done) }()
+	return p, nil
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	port := l.Addr().(*net.TCPAddr).Port //nolint:forcetypeassert // a TCP listener
+	return port, l.Close()
+}
+
+func (p *process) pid() int { return p.cmd.Process.Pid }
+
+// exited says whether the process is gone.
+func (p *process) exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// alive returns an error, with the end of the log, if the process is gone.
+func (p *process) alive() error {
+	if !p.exited() {
+		return nil
+	}
+	return fmt.Errorf("the provider exited (%v); the end of its log:\n%s", p.cmd.ProcessState, p.tail(40))
+}
+
+// stop ends the process with SIGTERM, as Kubernetes does, and kills it if it
+// is not gone after 30s.
+func (p *process) stop() error {
+	if p.exited() {
+		return nil
+	}
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.done:
+		return nil
+	case <-time.After(30 * time.Second):
+		p.kill()
+		return errors.New("the provider did not stop within 30s of SIGTERM; killed it")
+	}
+}
+
+// kill ends the process with SIGKILL and waits for it.
+func (p *process) kill() {
+	if p.exited() {
+		return
+	}
+	_ = p.cmd.Process.Signal(syscall.SIGKILL)
+	<-p.done
+}
+
+// tail returns the last n lines of the log.
+func (p *process) tail(n int) string {
+	b, err := os.ReadFile(p.log)
+	if err != nil {
+		return err.Error()
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// statusMiB reads a field of /proc/<pid>/status given in kB (VmRSS, VmHWM)
+// in MiB.
+func (p *process) statusMiB(field string) (float64, error) {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", p.pid()))
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close() //nolint:errcheck // read only
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		rest, ok := strings.CutPrefix(s.Text(), field+":")
+		if !ok {
+			continue
+		}
+		fs := strings.Fields(rest)
+		if len(fs) != 2 || fs[1] != "kB" {
+			return 0, fmt.Errorf("/proc/%d/status: unexpected %s line %q", p.pid(), field, s.Text())
+		}
+		kb, err := strconv.ParseFloat(fs[0], 64)
+		if err != nil {
+			return 0, err
+		}
+		return kb / 1024, nil
+	}
+	if err := s.Err(); err != nil {
+		return 0, err
+	}
+	return 0, fmt.Errorf("/proc/%d/status has no %s", p.pid(), field)
+}
+
+func (p *process) rssMiB() (float64, error) { return p.statusMiB("VmRSS") }
+
+// clkTck is USER_HZ, the unit of the times in /proc/<pid>/stat: 100 on
+// Linux.
+const clkTck = 100
+
+// cpuSeconds reads the user and system CPU time of the process.
+func (p *process) cpuSeconds() (float64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.pid()))
+	if err != nil {
+		return 0, err
+	}
+	// The command name, field 2, is in parentheses and may hold spaces;
+	// fields 3 onwards follow the last ')'.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, fmt.Errorf("/proc/%d/stat: no command name", p.pid())
+	}
+	fs := strings.Fields(string(b[i+1:]))
+	if len(fs) < 13 {
+		return 0, fmt.Errorf("/proc/%d/stat: %d fields after the command name", p.pid(), len(fs))
+	}
+	// utime and stime are fields 14 and 15; fs[0] is field 3.
+	utime, err := strconv.ParseUint(fs[11], 10, 64)
+	if err != nil {
+		return 0, err
+	}
+	stime, err := strconv.ParseUint(fs[12], 10, 64)
+	if err != nil {
+		return 0, err
+	}
+	return float64(utime+stime) / clkTck, nil
+}
+
+// scrape reads the provider's Prometheus metrics as text.
+func (p *process) scrape() (string, error) {
+	c := http.Client{Timeout: 10 * time.Second}
+	resp, err := c.Get("http://" + p.metricsAddr + "/metrics")
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close() //nolint:errcheck // read only
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return "", err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("GET /metrics: %s", resp.Status)
+	}
+	return string(b), nil
+}
+
+// waitForMetrics waits until the metrics endpoint answers.
+func (p *process) waitForMetrics(timeout time.Duration) (string, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		if err := p.alive(); err != nil {
+			return "", err
+		}
+		text, err := p.scrape()
+		if err == nil {
+			return text, nil
+		}
+		if time.Now().After(deadline) {
+			return "", fmt.Errorf("the metrics endpoint did not answer within %s: %w", timeout, err)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// managedReconciles sums controller_runtime_reconcile_total over every label
+// set whose controller is a managed resource's (named "managed/<kind>").
+func managedReconciles(text string) (float64, error) {
+	const name = "controller_runtime_reconcile_total{"
+	var sum float64
+	for _, line := range strings.Split(text, "\n") {
+		if !strings.HasPrefix(line, name) {
+			continue
+		}
+		end := strings.LastIndexByte(line, '}')
+		if end < 0 {
+			return 0, fmt.Errorf("metrics: cannot parse %q", line)
+		}
+		if !strings.HasPrefix(labelValue(line[len(name):end], "controller"), "managed/") {
+			continue
+		}
+		fs := strings.Fields(line[end+1:])
+		if len(fs) == 0 {
+			return 0, fmt.Errorf("metrics: no value in %q", line)
+		}
+		v, err := strconv.ParseFloat(fs[0], 64)
+		if err != nil {
+			return 0, fmt.Errorf("metrics: %q: %w", line, err)
+		}
+		sum += v
+	}
+	return sum, nil
+}
+
+// labelValue returns the value of label key in a Prometheus label set
+// (`a="x",b="y"`); the values the provider's metrics carry have no escaped
+// quotes.
+func labelValue(labels, key string) string {
+	for _, kv := range strings.Split(labels, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		if ok && strings.TrimSpace(k) == key {
+			return strings.Trim(v, `"`)
+		}
+	}
+	return ""
+}
+
+// providerMetricLines returns the lines of the provider's own and the
+// managed resources' metrics.
+func providerMetricLines(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "provider_aws_services_") || strings.HasPrefix(line, "crossplane_managed_resource_") {
+			out = append(out, line)
+		}
+	}
+	return out
+}

@@ -1,0 +1,499 @@
+//go:build integration
+
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package scale
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	corev1 "k8s.io/api/core/v1"
+	kerrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/test/emulator"
+)
+
+// settings are the size of the benchmark, from BENCH_* variables.
+type settings struct {
+	perKind            int           // BENCH_PER_KIND: resources of each of the five kinds
+	crowd              bool          // BENCH_CROWD: 1 crowds the cluster, 0 does not
+	crds, crdKiB       int           // BENCH_CRDS, BENCH_CRD_KIB: unrelated CRDs and their schema size
+	secrets, secretKiB int           // BENCH_SECRETS, BENCH_SECRET_KIB: Helm release Secrets and their size
+	latency, jitter    time.Duration // BENCH_LATENCY: "30ms+40ms" is 30ms per AWS call plus up to 40ms more
+	idle               time.Duration // BENCH_IDLE: how long the provider idles before its RSS is read
+	steadyPolls        int           // BENCH_STEADY_POLLS: poll intervals the steady state is watched for
+}
+
+func settingsFromEnv(b *testing.B) settings {
+	b.Helper()
+	s := settings{perKind: 200, crowd: true, crds: 300, crdKiB: 200, secrets: 2000, secretKiB: 32,
+		latency: 30 * time.Millisecond, jitter: 40 * time.Millisecond, idle: 30 * time.Second, steadyPolls: 2}
+	num := func(name string, dst *int) {
+		if v := os.Getenv(name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				b.Fatalf("%s=%q: want a whole number", name, v)
+			}
+			*dst = n
+		}
+	}
+	num("BENCH_PER_KIND", &s.perKind)
+	num("BENCH_CRDS", &s.crds)
+	num("BENCH_CRD_KIB", &s.crdKiB)
+	num("BENCH_SECRETS", &s.secrets)
+	num("BENCH_SECRET_KIB", &s.secretKiB)
+	num("BENCH_STEADY_POLLS", &s.steadyPolls)
+	if s.perKind < 1 {
+		b.Fatal("BENCH_PER_KIND must be at least 1")
+	}
+	switch v := os.Getenv("BENCH_CROWD"); v {
+	case "", "1", "true":
+	case "0", "false":
+		s.crowd = false
+	default:
+		b.Fatalf("BENCH_CROWD=%q: want 1 or 0", v)
+	}
+	if v := os.Getenv("BENCH_LATENCY"); v != "" {
+		lat, jit, _ := strings.Cut(v, "+")
+		var err error
+		if s.latency, err = time.ParseDuration(lat); err != nil {
+			b.Fatalf("BENCH_LATENCY=%q: want a latency and an optional jitter, as \"30ms+40ms\": %v", v, err)
+		}
+		s.jitter = 0
+		if jit != "" {
+			if s.jitter, err = time.ParseDuration(jit); err != nil {
+				b.Fatalf("BENCH_LATENCY=%q: want a latency and an optional jitter, as \"30ms+40ms\": %v", v, err)
+			}
+		}
+	}
+	if v := os.Getenv("BENCH_IDLE"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			b.Fatalf("BENCH_IDLE=%q: %v", v, err)
+		}
+		s.idle = d
+	}
+	return s
+}
+
+// figures are what the benchmark measures.
+type figures struct {
+	s                         settings
+	idleEmpty, idleCrowded    float64 // MiB
+	crowdTime                 time.Duration
+	peakSampled, peakHWM      float64 // MiB
+	createTime, readyTime     time.Duration
+	bound                     time.Duration
+	callsUntilReady           map[string]int
+	reconcilesUntilReady      float64
+	steadyCalls, steadyWrites int
+	steadyWriteOps            map[string]int
+	steadyWindow              time.Duration
+	cpu                       float64
+	metricLines               []string
+}
+
+// last holds the figures of the one run, reported again if the benchmark is
+// called with a larger b.N.
+var last *figures
+
+// BenchmarkScale runs the provider's binary against a real API server and
+// the AWS emulator, on an empty and then a crowded cluster, under a load of
+// BENCH_PER_KIND resources of each kind, and at steady state. It does its
+// work once, whatever b.N is: run it with -benchtime 1x.
+//
+//	make bench
+func BenchmarkScale(b *testing.B) {
+	if last == nil {
+		f := run(b)
+		f.print()
+		last = f
+	}
+	last.report(b)
+}
+
+func run(b *testing.B) *figures {
+	b.Helper()
+	if buildErr != nil {
+		b.Fatal(buildErr)
+	}
+	s := settingsFromEnv(b)
+	f := &figures{s: s}
+	resources := 5 * s.perKind
+	ctx := context.Background()
+	kube := cp.Client
+
+	em := emulator.New(emulator.Options{Seed: 1, CreateDelay: 2 * time.Second, UpdateDelay: 2 * time.Second, DeleteDelay: 2 * time.Second})
+	if s.latency > 0 || s.jitter > 0 {
+		em.SetFaults(map[string]emulator.Fault{"*": {Latency: s.latency, LatencyJitter: s.jitter}})
+	}
+	srv := httptest.NewServer(em)
+	defer srv.Close()
+	topicARN := em.CreateTopic("us-east-1", "scale")
+	em.CreateModel("us-east-1", model)
+
+	dir := b.TempDir()
+	kubeconfig := filepath.Join(dir, "kubeconfig")
+	if err := os.WriteFile(kubeconfig, cp.KubeConfig, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	runs := 0
+	var p *process
+	start := func() {
+		b.Helper()
+		runs++
+		var err error
+		if p, err = startProvider(kubeconfig, dir, runs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	defer func() {
+		if p != nil {
+			p.kill()
+		}
+	}()
+	// idle lets the provider idle for BENCH_IDLE, checks that it serves its
+	// metrics and returns its RSS.
+	idle := func() float64 {
+		b.Helper()
+		deadline := time.Now().Add(s.idle)
+		for time.Now().Before(deadline) {
+			if err := p.alive(); err != nil {
+				b.Fatal(err)
+			}
+			time.Sleep(min(time.Second, time.Until(deadline)))
+		}
+		if _, err := p.waitForMetrics(time.Minute); err != nil {
+			b.Fatal(err)
+		}
+		rss, err := p.rssMiB()
+		if err != nil {
+			b.Fatal(err)
+		}
+		return rss
+	}
+	stop := func() {
+		b.Helper()
+		if err := p.stop(); err != nil {
+			b.Error(err)
+		}
+		p = nil
+	}
+
+	// 1. The empty cluster: only the provider's CRDs.
+	start()
+	f.idleEmpty = idle()
+	stop()
+
+	// What the resources need: their namespace, Secrets and provider config.
+	const ns = "scale"
+	if err := kube.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}); err != nil && !kerrors.IsAlreadyExists(err) {
+		b.Fatal(err)
+	}
+	for name, key := range map[string]string{"endpoint-key": "accessKey", "api-key": "apiKey"} {
+		if err := kube.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, StringData: map[string]string{key: "scale-" + name}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	pc := &v1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "default"}, Spec: v1alpha1.ProviderConfigSpec{
+		Credentials: v1alpha1.ProviderCredentials{Source: v1alpha1.CredentialsSourceNone},
+		Region:      aws.String("us-east-1"),
+		Endpoint:    &v1alpha1.EndpointOverride{URL: srv.URL},
+	}}
+	if err := kube.Create(ctx, pc); err != nil {
+		b.Fatal(err)
+	}
+
+	// 2. The crowded cluster; this run of the provider stays for the rest.
+	if s.crowd {
+		t0 := time.Now()
+		if err := crowdCRDs(ctx, kube, s.crds, s.crdKiB, 20*time.Minute); err != nil {
+			b.Fatal(err)
+		}
+		if err := crowdSecrets(ctx, kube, s.secrets, s.secretKiB); err != nil {
+			b.Fatal(err)
+		}
+		f.crowdTime = time.Since(t0)
+		start()
+		f.idleCrowded = idle()
+	} else {
+		start()
+		_ = idle()
+	}
+
+	// 3. The load: every object created as fast as the API server takes
+	// them, the provider's RSS sampled until all are Ready and Synced.
+	base, err := p.scrape()
+	if err != nil {
+		b.Fatal(err)
+	}
+	baseReconciles, err := managedReconciles(base)
+	if err != nil {
+		b.Fatal(err)
+	}
+	objects := make([]func() error, 0, resources)
+	for _, kind := range kinds {
+		for i := range s.perKind {
+			mg := object(kind, ns, i, topicARN)
+			objects = append(objects, func() error { return kube.Create(ctx, mg) })
+		}
+	}
+	f.bound = time.Duration(float64(4*s.perKind*3+s.perKind*2) / maxReconcileRate * float64(time.Second))
+	smp := sampleRSS(p, 250*time.Millisecond)
+	defer smp.finish() //nolint:errcheck // stops it on failures; the figures read it below
+	em.ResetCalls()
+	firstCreate := time.Now()
+	if err := parallel(len(objects), 8, func(i int) error { return objects[i]() }); err != nil {
+		b.Fatal(err)
+	}
+	f.createTime = time.Since(firstCreate)
+	deadline := firstCreate.Add(3*f.bound + 5*time.Minute)
+	for {
+		n, example, err := settled(ctx, kube, ns)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if n == resources {
+			f.readyTime = time.Since(firstCreate)
+			f.callsUntilReady = em.Calls()
+			break
+		}
+		if err := p.alive(); err != nil {
+			b.Fatal(err)
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("%d of %d resources Ready and Synced after %s; for example %s", n, resources, time.Since(firstCreate).Round(time.Second), example)
+		}
+		time.Sleep(time.Second)
+	}
+
+	// 4. Reconciles until Ready, from the provider's metrics.
+	text, err := p.scrape()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if f.peakSampled, err = smp.finish(); err != nil {
+		b.Fatal(err)
+	}
+	if f.peakHWM, err = p.statusMiB("VmHWM"); err != nil {
+		b.Fatal(err)
+	}
+	reconciles, err := managedReconciles(text)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f.reconcilesUntilReady = reconciles - baseReconciles
+	f.metricLines = providerMetricLines(text)
+
+	// 5. The steady state: BENCH_STEADY_POLLS poll intervals, and some.
+	em.ResetCalls()
+	f.steadyWindow = time.Duration(s.steadyPolls)*pollInterval + 10*time.Second
+	steadyEnd := time.Now().Add(f.steadyWindow)
+	for time.Now().Before(steadyEnd) {
+		if err := p.alive(); err != nil {
+			b.Fatal(err)
+		}
+		time.Sleep(min(time.Second, time.Until(steadyEnd)))
+	}
+	f.steadyWriteOps = map[string]int{}
+	for op, n := range em.Calls() {
+		f.steadyCalls += n
+		if !isRead(op) {
+			f.steadyWrites += n
+			f.steadyWriteOps[op] = n
+		}
+	}
+
+	// 6. CPU time of the provider's run, then stop it.
+	if f.cpu, err = p.cpuSeconds(); err != nil {
+		b.Fatal(err)
+	}
+	stop()
+	return f
+}
+
+// isRead says whether an operation, named "service:Operation", only reads.
+func isRead(op string) bool {
+	_, name, _ := strings.Cut(op, ":")
+	return strings.HasPrefix(name, "Describe") || strings.HasPrefix(name, "Get") || strings.HasPrefix(name, "List")
+}
+
+// A sampler reads a process's RSS periodically and keeps the largest.
+type sampler struct {
+	once sync.Once
+	stop chan struct{}
+	done chan struct{}
+	max  float64
+	err  error
+}
+
+func sampleRSS(p *process, every time.Duration) *sampler {
+	s := &sampler{stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			rss, err := p.rssMiB()
+			if err != nil {
+				s.err = err
+				return
+			}
+			s.max = max(s.max, rss)
+			select {
+			case <-s.stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return s
+}
+
+// finish stops the sampler and returns the largest RSS it read, in MiB. It
+// may be called again.
+func (s *sampler) finish() (float64, error) {
+	s.once.Do(func() { close(s.stop) })
+	<-s.done
+	return s.max, s.err
+}
+
+func (f *figures) resources() int { return 5 * f.s.perKind }
+
+func (f *figures) callsUntilReadyTotal() int {
+	n := 0
+	for _, v := range f.callsUntilReady {
+		n += v
+	}
+	return n
+}
+
+func (f *figures) steadyPerResourcePerPoll() float64 {
+	if f.s.steadyPolls == 0 {
+		return 0
+	}
+	return float64(f.steadyCalls) / float64(f.resources()) / float64(f.s.steadyPolls)
+}
+
+// report reports the figures as the benchmark's metrics.
+func (f *figures) report(b *testing.B) {
+	b.ReportMetric(f.idleEmpty, "idle-empty-MiB")
+	if f.s.crowd {
+		b.ReportMetric(f.idleCrowded, "idle-crowded-MiB")
+		b.ReportMetric(f.idleCrowded/f.idleEmpty, "crowded/empty")
+	}
+	b.ReportMetric(max(f.peakSampled, f.peakHWM), "peak-MiB")
+	b.ReportMetric(f.readyTime.Seconds(), "ready-s")
+	b.ReportMetric(f.bound.Seconds(), "bound-s")
+	b.ReportMetric(f.readyTime.Seconds()/f.bound.Seconds(), "ready/bound")
+	b.ReportMetric(float64(f.callsUntilReadyTotal())/float64(f.resources()), "aws-calls/resource")
+	b.ReportMetric(f.reconcilesUntilReady/float64(f.resources()), "reconciles/resource")
+	b.ReportMetric(f.steadyPerResourcePerPoll(), "steady-calls/resource/poll")
+	b.ReportMetric(float64(f.steadyWrites), "steady-writes")
+	b.ReportMetric(f.cpu, "cpu-s")
+}
+
+// service names the kind whose resources an AWS service's calls are for.
+var service = map[string]string{
+	"firehose": "DeliveryStream", "sns": "Subscription", "events": "Endpoint",
+	"sagemaker": "EndpointConfig", "bedrock-agentcore": "APIKeyCredentialProvider",
+}
+
+// print prints the figures as a markdown table.
+func (f *figures) print() {
+	s := f.s
+	var w strings.Builder
+	fmt.Fprintf(&w, "\n| figure | result |\n|---|---|\n")
+	fmt.Fprintf(&w, "| resources (per kind) | %d (%d) |\n", f.resources(), s.perKind)
+	fmt.Fprintf(&w, "| provider flags | --poll=%s --max-reconcile-rate=%d |\n", pollInterval, maxReconcileRate)
+	fmt.Fprintf(&w, "| AWS latency per call | %s + up to %s |\n", s.latency, s.jitter)
+	if s.crowd {
+		fmt.Fprintf(&w, "| crowd | %d CRDs of ~%d KiB schema, %d Secrets of %d KiB in %d namespaces (created in %s) |\n",
+			s.crds, s.crdKiB, s.secrets, s.secretKiB, crowdNamespaces, f.crowdTime.Round(time.Second))
+	} else {
+		fmt.Fprintf(&w, "| crowd | none (BENCH_CROWD=0) |\n")
+	}
+	fmt.Fprintf(&w, "| idle RSS, empty cluster (after %s) | %.1f MiB |\n", s.idle, f.idleEmpty)
+	if s.crowd {
+		fmt.Fprintf(&w, "| idle RSS, crowded cluster (after %s) | %.1f MiB (%.2f× empty) |\n", s.idle, f.idleCrowded, f.idleCrowded/f.idleEmpty)
+	} else {
+		fmt.Fprintf(&w, "| idle RSS, crowded cluster | not measured (BENCH_CROWD=0) |\n")
+	}
+	fmt.Fprintf(&w, "| peak RSS under load (sampled every 250ms / VmHWM) | %.1f / %.1f MiB |\n", f.peakSampled, f.peakHWM)
+	fmt.Fprintf(&w, "| time to all Ready and Synced (creates took) | %s (%s) |\n", f.readyTime.Round(100*time.Millisecond), f.createTime.Round(100*time.Millisecond))
+	fmt.Fprintf(&w, "| rate bound: (4×%d×3 + %d×2) reconciles / %d per s | %s |\n", s.perKind, s.perKind, maxReconcileRate, f.bound.Round(100*time.Millisecond))
+	fmt.Fprintf(&w, "| time to Ready / rate bound | %.2f |\n", f.readyTime.Seconds()/f.bound.Seconds())
+	fmt.Fprintf(&w, "| AWS calls per resource until Ready | %.2f (%d) |\n", float64(f.callsUntilReadyTotal())/float64(f.resources()), f.callsUntilReadyTotal())
+	fmt.Fprintf(&w, "| reconciles per resource until Ready | %.2f (%.0f) |\n", f.reconcilesUntilReady/float64(f.resources()), f.reconcilesUntilReady)
+	fmt.Fprintf(&w, "| steady AWS calls per resource per poll | %.2f (%d in %s) |\n", f.steadyPerResourcePerPoll(), f.steadyCalls, f.steadyWindow)
+	fmt.Fprintf(&w, "| steady writes (want 0) | %d%s |\n", f.steadyWrites, opsText(f.steadyWriteOps))
+	fmt.Fprintf(&w, "| CPU seconds of the provider's run (crowded idle, load, steady) | %.1f |\n", f.cpu)
+
+	ops := make([]string, 0, len(f.callsUntilReady))
+	for op := range f.callsUntilReady {
+		ops = append(ops, op)
+	}
+	slices.Sort(ops)
+	fmt.Fprintf(&w, "\n| AWS operation until Ready | calls | per resource of its kind |\n|---|---|---|\n")
+	for _, op := range ops {
+		svc, _, _ := strings.Cut(op, ":")
+		per := "-"
+		if _, ok := service[svc]; ok {
+			per = fmt.Sprintf("%.2f", float64(f.callsUntilReady[op])/float64(s.perKind))
+		}
+		fmt.Fprintf(&w, "| %s | %d | %s |\n", op, f.callsUntilReady[op], per)
+	}
+	if len(f.metricLines) > 0 {
+		n := min(40, len(f.metricLines))
+		fmt.Fprintf(&w, "\nprovider and managed resource metrics at Ready (%d of %d lines):\n", n, len(f.metricLines))
+		for _, l := range f.metricLines[:n] {
+			fmt.Fprintf(&w, "  %s\n", l)
+		}
+	} else {
+		fmt.Fprintf(&w, "\nno provider_aws_services_ or crossplane_managed_resource_ metrics at Ready\n")
+	}
+	fmt.Println(w.String())
+}
+
+func opsText(ops map[string]int) string {
+	if len(ops) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(ops))
+	for op := range ops {
+		names = append(names, op)
+	}
+	slices.Sort(names)
+	parts := make([]string, 0, len(names))
+	for _, op := range names {
+		parts = append(parts, fmt.Sprintf("%s %d", op, ops[op]))
+	}
+	return ": " + strings.Join(parts, ", ")
+}
