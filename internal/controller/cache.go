@@ -28,8 +28,9 @@ import (
 // CacheOptions are the options of the manager's cache: it caches only what
 // the provider owns, so that its memory does not grow with the cluster.
 // Managed fields are dropped from every cached object, and a cached object's
-// metadata (the provider caches only Secrets' metadata) keeps no annotations:
-// a Secret applied with kubectl carries its whole data in one.
+// metadata (the provider caches only Secrets' metadata) keeps only its name,
+// namespace, UID and resourceVersion: a Secret applied with kubectl carries
+// its whole data in an annotation.
 func CacheOptions(sync time.Duration) cache.Options {
 	return cache.Options{SyncPeriod: &sync, DefaultTransform: leanObject}
 }
@@ -43,7 +44,8 @@ func ClientOptions() client.Options {
 
 func leanObject(in any) (any, error) {
 	if m, ok := in.(*metav1.PartialObjectMetadata); ok {
-		m.Annotations = nil
+		// Watches of metadata only need to know which object changed.
+		m.Annotations, m.Labels, m.OwnerReferences, m.Finalizers = nil, nil, nil, nil
 	}
 	return cache.TransformStripManagedFields()(in)
 }

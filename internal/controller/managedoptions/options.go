@@ -100,7 +100,8 @@ func Register(mgr ctrl.Manager, name string, o controller.Options, of client.Obj
 // DesiredStateChanged passes the changes a user makes: the spec (its
 // generation), labels and annotations, but not the annotations the provider
 // writes itself to remember what it did (crossplane-runtime's create marks,
-// the kind's recorded annotations). Each of those writes would otherwise
+// the kind's recorded annotations, an external name set where there was
+// none). Each of those writes would otherwise
 // queue one more reconcile of an object that is reconciled already, and
 // spend the rate that every resource shares.
 func DesiredStateChanged(recorded ...string) predicate.Predicate {
@@ -110,7 +111,13 @@ func DesiredStateChanged(recorded ...string) predicate.Predicate {
 			if e.ObjectOld == nil || e.ObjectNew == nil {
 				return false
 			}
-			return !maps.Equal(without(e.ObjectOld.GetAnnotations(), ignored), without(e.ObjectNew.GetAnnotations(), ignored))
+			before, after := without(e.ObjectOld.GetAnnotations(), ignored), without(e.ObjectNew.GetAnnotations(), ignored)
+			if before[xpmeta.AnnotationKeyExternalName] == "" {
+				// An external name that was empty is set by the provider:
+				// by the initializer from the name field, or by a create.
+				delete(after, xpmeta.AnnotationKeyExternalName)
+			}
+			return !maps.Equal(before, after)
 		}},
 		predicate.LabelChangedPredicate{},
 		predicate.GenerationChangedPredicate{},

@@ -33,13 +33,16 @@ func TestDesiredStateChanged(t *testing.T) {
 		old, new *corev1.ConfigMap
 		want     bool
 	}{
-		"SpecChanged":      {old: obj(1, nil, nil), new: obj(2, nil, nil), want: true},
-		"LabelChanged":     {old: obj(1, nil, nil), new: obj(1, map[string]string{"team": "a"}, nil), want: true},
-		"UserAnnotation":   {old: obj(1, nil, nil), new: obj(1, nil, map[string]string{"crossplane.io/external-name": "x"}), want: true},
-		"RecordedByKind":   {old: obj(1, nil, nil), new: obj(1, nil, map[string]string{recorded: "h"}), want: false},
-		"CreateSucceeded":  {old: obj(1, nil, map[string]string{"crossplane.io/external-create-pending": "t"}), new: obj(1, nil, map[string]string{"crossplane.io/external-create-pending": "t", "crossplane.io/external-create-succeeded": "t"}), want: false},
-		"StatusOnly":       {old: obj(1, nil, nil), new: obj(1, nil, nil), want: false},
-		"RecordedAndLabel": {old: obj(1, nil, nil), new: obj(1, map[string]string{"team": "a"}, map[string]string{recorded: "h"}), want: true},
+		"SpecChanged":         {old: obj(1, nil, nil), new: obj(2, nil, nil), want: true},
+		"LabelChanged":        {old: obj(1, nil, nil), new: obj(1, map[string]string{"team": "a"}, nil), want: true},
+		"UserAnnotation":      {old: obj(1, nil, nil), new: obj(1, nil, map[string]string{"example.org/note": "x"}), want: true},
+		"RecordedByKind":      {old: obj(1, nil, nil), new: obj(1, nil, map[string]string{recorded: "h"}), want: false},
+		"CreateSucceeded":     {old: obj(1, nil, map[string]string{"crossplane.io/external-create-pending": "t"}), new: obj(1, nil, map[string]string{"crossplane.io/external-create-pending": "t", "crossplane.io/external-create-succeeded": "t"}), want: false},
+		"ExternalNameSet":     {old: obj(1, nil, nil), new: obj(1, nil, map[string]string{"crossplane.io/external-name": "x"}), want: false},
+		"ExternalNameChanged": {old: obj(1, nil, map[string]string{"crossplane.io/external-name": "y"}), new: obj(1, nil, map[string]string{"crossplane.io/external-name": "x"}), want: true},
+		"ExternalNameRemoved": {old: obj(1, nil, map[string]string{"crossplane.io/external-name": "y"}), new: obj(1, nil, nil), want: true},
+		"StatusOnly":          {old: obj(1, nil, nil), new: obj(1, nil, nil), want: false},
+		"RecordedAndLabel":    {old: obj(1, nil, nil), new: obj(1, map[string]string{"team": "a"}, map[string]string{recorded: "h"}), want: true},
 	}
 	p := DesiredStateChanged(recorded)
 	for name, tc := range cases {
