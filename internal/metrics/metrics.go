@@ -29,6 +29,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/types"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
 )
@@ -55,10 +56,28 @@ var (
 		Help:    "Seconds between two observations of the same managed resource in AWS, by kind.",
 		Buckets: []float64{5, 10, 15, 30, 45, 60, 75, 90, 120, 180, 300, 600},
 	}, []string{"kind"})
+
+	// Reconciles counts the reconciles that ran: controller-runtime's
+	// controller_runtime_reconcile_total also counts those that
+	// --max-reconcile-rate deferred.
+	Reconciles = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "provider_aws_services_reconciles_total",
+		Help: "Reconciles that ran, by controller; reconciles deferred by --max-reconcile-rate are not counted.",
+	}, []string{"controller"})
 )
 
 func init() {
-	ctrlmetrics.Registry.MustRegister(AWSCalls, PollInterval)
+	ctrlmetrics.Registry.MustRegister(AWSCalls, PollInterval, Reconciles)
+}
+
+// CountReconciles counts the reconciles of r, named controller, in
+// Reconciles.
+func CountReconciles(controller string, r reconcile.Reconciler) reconcile.Reconciler {
+	c := Reconciles.WithLabelValues(controller)
+	return reconcile.Func(func(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+		c.Inc()
+		return r.Reconcile(ctx, req)
+	})
 }
 
 // CountCalls adds to an SDK client's stack the middleware that counts its

@@ -43,6 +43,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/cloudkinds/provider-aws-services/internal/conditions"
+	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 )
 
 // Timing shared by every kind.
@@ -94,7 +95,7 @@ func Register(mgr ctrl.Manager, name string, o controller.Options, of client.Obj
 	for _, w := range watches {
 		b = w(b)
 	}
-	return b.Complete(ratelimiter.NewReconciler(name, xperrors.WithSilentRequeueOnConflict(r), o.GlobalRateLimiter))
+	return b.Complete(ratelimiter.NewReconciler(name, metrics.CountReconciles(name, xperrors.WithSilentRequeueOnConflict(r)), o.GlobalRateLimiter))
 }
 
 // DesiredStateChanged passes the changes a user makes: the spec (its

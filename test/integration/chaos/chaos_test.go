@@ -31,7 +31,10 @@ package chaos
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"net"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -142,6 +145,7 @@ type process struct {
 	t          *testing.T
 	kubeconfig string
 	logDir     string
+	metrics    string // the address of the metrics endpoint
 
 	mu   sync.Mutex
 	cmd  *exec.Cmd
@@ -162,7 +166,7 @@ func (p *process) start() {
 		p.t.Error(err)
 		return
 	}
-	cmd := exec.Command(binary, "--debug", "--poll=20s", "--metrics-bind-address=0", "--health-probe-bind-address=0")
+	cmd := exec.Command(binary, "--debug", "--poll=20s", "--metrics-bind-address="+p.metrics, "--health-probe-bind-address=0", "--poll-state-metric=1s")
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+p.kubeconfig)
 	cmd.Stdout, cmd.Stderr = f, f
 	if err := cmd.Start(); err != nil {
@@ -402,7 +406,7 @@ func TestCrashStorm(t *testing.T) {
 	if err := os.WriteFile(kubeconfig, cp.KubeConfig, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	p := &process{t: t, kubeconfig: kubeconfig, logDir: dir}
+	p := &process{t: t, kubeconfig: kubeconfig, logDir: dir, metrics: freeAddress(t)}
 	defer p.kill()
 
 	const ns = "chaos"
@@ -569,6 +573,7 @@ func TestCrashStorm(t *testing.T) {
 		t.Errorf("stuck: %s", s)
 	}
 	leakedSecrets := secretsIn(t, kube, ns, p.logs, secrets)
+	checkMetrics(t, p.metrics)
 	calls, outcomes := em.Calls(), em.Outcomes()
 
 	// Everything goes: nothing may be left in AWS afterwards.
@@ -594,6 +599,61 @@ func TestCrashStorm(t *testing.T) {
 	report(t, st, kills, afterCreate, p.runs, stormTime, convergeTime, len(all), len(stuck), leaked, len(updated), lost, duplicated, leakedSecrets, calls, outcomes)
 	if leakedSecrets > 0 {
 		t.Errorf("%d secret values reached logs, events or objects", leakedSecrets)
+	}
+}
+
+// freeAddress returns a loopback address nothing listens on.
+func freeAddress(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// checkMetrics scrapes the running provider's /metrics, as Prometheus
+// would, and checks that the metrics an operator relies on are recorded.
+func checkMetrics(t *testing.T, addr string) {
+	t.Helper()
+	want := []string{
+		`provider_aws_services_aws_calls_total{operation="DescribeDeliveryStream",outcome="success",service="Firehose"}`,
+		`provider_aws_services_aws_calls_total{operation="GetSubscriptionAttributes",outcome="success",service="SNS"}`,
+		`provider_aws_services_poll_interval_seconds_count{kind="Endpoint"}`,
+		`crossplane_managed_resource_exists{gvk="streaming.services.k8s.aws/v1alpha1, Kind=DeliveryStream"}`,
+		`crossplane_managed_resource_ready{gvk="agentcorecontrol.services.k8s.aws/v1alpha1, Kind=APIKeyCredentialProvider"}`,
+		`crossplane_managed_resource_synced{gvk="notification.services.k8s.aws/v1alpha1, Kind=Subscription"}`,
+	}
+	var text string
+	var missing []string
+	// The poll interval needs two looks at a resource: up to two polls.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		resp, err := http.Get("http://" + addr + "/metrics")
+		if err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			_ = resp.Body.Close()
+			text = string(b)
+		}
+		missing = missing[:0]
+		for _, w := range want {
+			if !strings.Contains(text, w) {
+				missing = append(missing, w)
+			}
+		}
+		if len(missing) == 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	for _, m := range missing {
+		t.Errorf("/metrics has no %s", m)
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "provider_aws_services_aws_calls_total") && strings.Contains(line, "Firehose") {
+			fmt.Println("sample of /metrics:", line)
+		}
 	}
 }
 
