@@ -38,6 +38,9 @@ const (
 	Throttled
 	Terminal
 	AccessDenied
+	// Quota says that an account or resource limit is reached: waiting
+	// does not help, raising the limit or asking for less does.
+	Quota
 	// AlreadyExists answers a create whose resource exists: often the
 	// resource an earlier, interrupted create of the same object made, so
 	// never a reason to tell the user the spec is wrong.
@@ -54,7 +57,9 @@ var classes = map[string]Class{
 	"ThrottledException":                     Throttled,
 	"TooManyRequestsException":               Throttled,
 	"RequestLimitExceeded":                   Throttled,
-	"LimitExceededException":                 Throttled, // Firehose's rate limit
+	"LimitExceededException":                 Quota, // a rate too when it says so, see Classify
+	"ServiceQuotaExceededException":          Quota,
+	"ResourceLimitExceededException":         Quota,
 	"ProvisionedThroughputExceededException": Throttled,
 
 	"ValidationException":       Terminal,
@@ -84,6 +89,11 @@ func Code(err error) string {
 func Classify(err error) Class {
 	if err == nil {
 		return Other
+	}
+	// Firehose answers both a rate and a quota with LimitExceededException;
+	// only its message tells them apart.
+	if Matches(err, "LimitExceededException: Rate exceeded") {
+		return Throttled
 	}
 	return classes[Code(err)]
 }
@@ -140,6 +150,8 @@ func Wrap(err error, msg string) error {
 		msg += " (AWS denied the call: grant the provider config's identity this permission; the call is retried with backoff)"
 	case Terminal:
 		msg += " (AWS refuses this input: correct what it names, in the spec or in AWS; the call is retried with backoff)"
+	case Quota:
+		msg += " (AWS refuses this: a limit is reached; ask for less in the spec or raise the quota; the call is retried with backoff)"
 	case Throttled:
 		msg += " (AWS throttled the call: it is retried with backoff)"
 	case NotFound, AlreadyExists, Other:

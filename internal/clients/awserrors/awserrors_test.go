@@ -38,7 +38,8 @@ func TestClassify(t *testing.T) {
 		"FirehoseMissing": {err: apiErr("ResourceNotFoundException", "Firehose s not found"), want: NotFound},
 		"SNSMissing":      {err: apiErr("NotFound", "Subscription does not exist"), want: NotFound},
 		"Throttled":       {err: apiErr("ThrottlingException", "Rate exceeded"), want: Throttled},
-		"FirehoseRate":    {err: apiErr("LimitExceededException", "Rate exceeded"), want: Throttled},
+		"FirehoseRate":    {err: apiErr("LimitExceededException", "Rate exceeded for operation."), want: Throttled},
+		"FirehoseTags":    {err: apiErr("LimitExceededException", "Firehose s would have 51 tags; at most 50 are allowed."), want: Quota},
 		"Validation":      {err: apiErr("ValidationException", "bad"), want: Terminal},
 		"SNSInvalid":      {err: apiErr("InvalidParameter", "Invalid parameter"), want: Terminal},
 		"Denied":          {err: apiErr("AccessDeniedException", "not authorized"), want: AccessDenied},
@@ -108,6 +109,7 @@ func TestWrap(t *testing.T) {
 		"Denied":  {err: apiErr("AccessDeniedException", "User is not authorized to perform: firehose:TagDeliveryStream"), want: "cannot create delivery stream (AWS denied the call: grant the provider config's identity this permission; the call is retried with backoff): api error AccessDeniedException: User is not authorized to perform: firehose:TagDeliveryStream"},
 		"Invalid": {err: apiErr("ValidationException", "bad name"), want: "cannot create delivery stream (AWS refuses this input: correct what it names, in the spec or in AWS; the call is retried with backoff): api error ValidationException: bad name"},
 		"Other":   {err: errors.New("connection reset"), want: "cannot create delivery stream: connection reset"},
+		"Quota":   {err: apiErr("LimitExceededException", "at most 50 tags"), want: "cannot create delivery stream (AWS refuses this: a limit is reached; ask for less in the spec or raise the quota; the call is retried with backoff): api error LimitExceededException: at most 50 tags"},
 		"Exists":  {err: apiErr("ResourceAlreadyExistsException", "Endpoint e already exists."), want: "cannot create delivery stream: api error ResourceAlreadyExistsException: Endpoint e already exists."},
 	}
 	for name, tc := range cases {
