@@ -19,6 +19,7 @@ package main
 
 import (
 	"os"
+	runtimedebug "runtime/debug"
 	"path/filepath"
 	"time"
 
@@ -70,6 +71,14 @@ func main() {
 		changelogsSocketPath     = app.Flag("changelogs-socket-path", "Unix socket of the change log sidecar.").Default("/var/run/changelogs/changelogs.sock").Envar("CHANGELOGS_SOCKET_PATH").String()
 	)
 	kingpin.MustParse(app.Parse(os.Args[1:]))
+
+	if os.Getenv("GOGC") == "" {
+		// Half of Go's default: the heap grows to 1.5× what is live, not
+		// 2×. The provider's live heap is small and its CPU mostly idle, so
+		// the extra collections cost little and the peak RSS drops (see
+		// docs/sizing.md). GOGC in the environment wins.
+		runtimedebug.SetGCPercent(50)
+	}
 
 	zl := zap.New(zap.UseDevMode(*debug), zap.Level(levelFor(*debug)))
 	log := logging.NewLogrLogger(zl.WithName("provider-aws-services"))
