@@ -117,6 +117,7 @@ type figures struct {
 	steadyCalls, steadyWrites int
 	steadyWriteOps            map[string]int
 	steadyWindow              time.Duration
+	steadyRan                 float64 // reconciles run in the steady window
 	cpu                       float64
 	metricLines               []string
 }
@@ -317,6 +318,7 @@ func run(b *testing.B) *figures {
 
 	// 5. The steady state: BENCH_STEADY_POLLS poll intervals, and some.
 	em.ResetCalls()
+	steadyBase := metricSum(text, "provider_aws_services_reconciles_total{")
 	f.steadyWindow = time.Duration(s.steadyPolls)*pollInterval + 10*time.Second
 	steadyEnd := time.Now().Add(f.steadyWindow)
 	for time.Now().Before(steadyEnd) {
@@ -325,8 +327,12 @@ func run(b *testing.B) *figures {
 		}
 		time.Sleep(min(time.Second, time.Until(steadyEnd)))
 	}
+	calls := em.Calls()
+	if after, err := p.scrape(); err == nil {
+		f.steadyRan = metricSum(after, "provider_aws_services_reconciles_total{") - steadyBase
+	}
 	f.steadyWriteOps = map[string]int{}
-	for op, n := range em.Calls() {
+	for op, n := range calls {
 		f.steadyCalls += n
 		if !isRead(op) {
 			f.steadyWrites += n
@@ -458,6 +464,10 @@ func (f *figures) print() {
 	fmt.Fprintf(&w, "| reconciles per resource until Ready: run / with those --max-reconcile-rate deferred | %.2f (%.0f) / %.2f (%.0f) |\n",
 		f.ranUntilReady/float64(f.resources()), f.ranUntilReady, f.reconcilesUntilReady/float64(f.resources()), f.reconcilesUntilReady)
 	fmt.Fprintf(&w, "| steady AWS calls per resource per poll | %.2f (%d in %s) |\n", f.steadyPerResourcePerPoll(), f.steadyCalls, f.steadyWindow)
+	if f.steadyRan > 0 {
+		fmt.Fprintf(&w, "| steady AWS calls per look at one resource (a reconcile) | %.2f (%.0f reconciles; %.1f s between two looks at a resource) |\n",
+			float64(f.steadyCalls)/f.steadyRan, f.steadyRan, f.steadyWindow.Seconds()*float64(f.resources())/f.steadyRan)
+	}
 	fmt.Fprintf(&w, "| steady writes (want 0) | %d%s |\n", f.steadyWrites, opsText(f.steadyWriteOps))
 	fmt.Fprintf(&w, "| CPU seconds of the provider's run (crowded idle, load, steady) | %.1f |\n", f.cpu)
 
