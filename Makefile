@@ -89,7 +89,7 @@ chaos: controlplane
 ## 2000 Secrets of 32 KiB), then 200 resources of each kind: peak RSS, time to Ready against the rate
 ## bound, AWS calls and reconciles per resource, steady-state calls and writes, CPU seconds.
 ## Set BENCH_PER_KIND, BENCH_CROWD (0 = no crowd), BENCH_CRDS, BENCH_CRD_KIB, BENCH_SECRETS,
-## BENCH_SECRET_KIB, BENCH_LATENCY, BENCH_IDLE, BENCH_STEADY_POLLS.
+## BENCH_SECRET_KIB, BENCH_LATENCY, BENCH_IDLE, BENCH_STEADY_POLLS, BENCH_KINDS (a subset, as Subscription,DeliveryStream).
 BENCH_PER_KIND     ?= 200
 BENCH_CROWD        ?= 1
 BENCH_CRDS         ?= 300
@@ -102,7 +102,7 @@ BENCH_STEADY_POLLS ?= 2
 bench: controlplane
 	BENCH_PER_KIND=$(BENCH_PER_KIND) BENCH_CROWD=$(BENCH_CROWD) BENCH_CRDS=$(BENCH_CRDS) BENCH_CRD_KIB=$(BENCH_CRD_KIB) \
 	BENCH_SECRETS=$(BENCH_SECRETS) BENCH_SECRET_KIB=$(BENCH_SECRET_KIB) BENCH_LATENCY=$(BENCH_LATENCY) \
-	BENCH_IDLE=$(BENCH_IDLE) BENCH_STEADY_POLLS=$(BENCH_STEADY_POLLS) \
+	BENCH_IDLE=$(BENCH_IDLE) BENCH_STEADY_POLLS=$(BENCH_STEADY_POLLS) BENCH_KINDS=$(BENCH_KINDS) \
 		$(GO) test -count=1 -tags integration -run '^$$' -bench BenchmarkScale -benchtime 1x -timeout 60m ./test/integration/scale/
 
 ## lint: go vet (both build tag sets) and gofmt.
