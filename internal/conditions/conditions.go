@@ -19,6 +19,7 @@ limitations under the License.
 package conditions
 
 import (
+	"slices"
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
@@ -62,15 +63,15 @@ type StateMap struct {
 // explanation, shown for a failed state.
 func (m StateMap) Condition(state, reason string) xpv2.Condition {
 	switch {
-	case contains(m.Available, state):
+	case slices.Contains(m.Available, state):
 		return xpv2.Available()
-	case contains(m.Creating, state):
+	case slices.Contains(m.Creating, state):
 		return xpv2.Creating()
-	case contains(m.Updating, state):
+	case slices.Contains(m.Updating, state):
 		return Updating()
-	case contains(m.Deleting, state):
+	case slices.Contains(m.Deleting, state):
 		return xpv2.Deleting()
-	case contains(m.Failed, state):
+	case slices.Contains(m.Failed, state):
 		if reason == "" {
 			reason = state
 		} else {
@@ -79,15 +80,6 @@ func (m StateMap) Condition(state, reason string) xpv2.Condition {
 		return Failed(reason)
 	}
 	return xpv2.Unavailable().WithMessage("unknown state " + state)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // InProgress reports whether the resource waits on AWS (creating, updating,

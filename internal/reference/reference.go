@@ -25,6 +25,7 @@ package reference
 import (
 	"context"
 	"sort"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
@@ -159,12 +160,5 @@ func sameController(a, b metav1.Object) bool {
 	return ca != nil && cb != nil && ca.UID == cb.UID
 }
 
-func refPath(f Field) string      { return trimSuffix(f.Path, "ARN") + "Ref" }
-func selectorPath(f Field) string { return trimSuffix(f.Path, "ARN") + "Selector" }
-
-func trimSuffix(s, suffix string) string {
-	if len(s) >= len(suffix) && s[len(s)-len(suffix):] == suffix {
-		return s[:len(s)-len(suffix)]
-	}
-	return s
-}
+func refPath(f Field) string      { return strings.TrimSuffix(f.Path, "ARN") + "Ref" }
+func selectorPath(f Field) string { return strings.TrimSuffix(f.Path, "ARN") + "Selector" }

@@ -17,9 +17,11 @@ limitations under the License.
 package emulator
 
 import (
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -184,7 +186,7 @@ func (s *Server) deleteAPIKeyProvider(req *request) (any, *apiError) {
 
 func (s *Server) listAPIKeyProviders(req *request) (any, *apiError) {
 	list := []map[string]any{}
-	for _, k := range sortedKeys(s.apiKeyProviders) {
+	for _, k := range slices.Sorted(maps.Keys(s.apiKeyProviders)) {
 		p := s.apiKeyProviders[k]
 		if p.region == req.region {
 			list = append(list, map[string]any{"name": p.name, "credentialProviderArn": p.arn, "credentialProviderVendor": "CustomOauth2",

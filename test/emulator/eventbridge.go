@@ -18,7 +18,9 @@ package emulator
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -287,7 +289,7 @@ func (s *Server) listEndpoints(req *request) (any, *apiError) {
 		return nil, err
 	}
 	list := []map[string]any{}
-	for _, k := range sortedKeys(s.endpoints) {
+	for _, k := range slices.Sorted(maps.Keys(s.endpoints)) {
 		e := s.endpoints[k]
 		if e.region == req.region && (in.NamePrefix == nil || strings.HasPrefix(e.name, *in.NamePrefix)) {
 			list = append(list, e.describe())

@@ -17,7 +17,9 @@ limitations under the License.
 package emulator
 
 import (
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -664,7 +666,7 @@ func (s *Server) listTagsForDeliveryStream(req *request) (any, *apiError) {
 		return nil, err
 	}
 	tags := []fhTag{}
-	for _, k := range sortedKeys(d.tags) {
+	for _, k := range slices.Sorted(maps.Keys(d.tags)) {
 		tags = append(tags, fhTag{Key: k, Value: ptr(d.tags[k])})
 	}
 	return map[string]any{"Tags": tags, "HasMoreTags": false}, nil
@@ -678,15 +680,6 @@ func deref[T any](p *T) T {
 		return zero
 	}
 	return *p
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // ReplaceBufferingHints makes Firehose replace the HTTP endpoint buffering

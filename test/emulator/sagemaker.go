@@ -18,7 +18,9 @@ package emulator
 
 import (
 	"encoding/json"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -235,7 +237,7 @@ func (s *Server) listEndpointConfigs(req *request) (any, *apiError) {
 		return nil, err
 	}
 	list := []map[string]any{}
-	for _, k := range sortedKeys(s.endpointConfigs) {
+	for _, k := range slices.Sorted(maps.Keys(s.endpointConfigs)) {
 		c := s.endpointConfigs[k]
 		if c.region != req.region || (in.NameContains != nil && !strings.Contains(c.name, *in.NameContains)) {
 			continue
@@ -318,7 +320,7 @@ func (s *Server) sagemakerListTags(req *request) (any, *apiError) {
 		return nil, err
 	}
 	out := []smTag{}
-	for _, k := range sortedKeys(tags) {
+	for _, k := range slices.Sorted(maps.Keys(tags)) {
 		out = append(out, smTag{Key: k, Value: tags[k]})
 	}
 	return map[string]any{"Tags": out}, nil

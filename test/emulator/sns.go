@@ -19,8 +19,10 @@ package emulator
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -275,7 +277,7 @@ func (s *Server) getSubscriptionAttributes(_ *request, form url.Values) (any, *a
 	}
 	var b strings.Builder
 	b.WriteString("<Attributes>")
-	for _, k := range sortedKeys(attrs) {
+	for _, k := range slices.Sorted(maps.Keys(attrs)) {
 		fmt.Fprintf(&b, "<entry><key>%s</key><value>%s</value></entry>", k, xmlEscape(attrs[k]))
 	}
 	b.WriteString("</Attributes>")
@@ -357,7 +359,7 @@ func (s *Server) listSubscriptionsByTopic(_ *request, form url.Values) (any, *ap
 	}
 	var b strings.Builder
 	b.WriteString("<Subscriptions>")
-	for _, k := range sortedKeys(s.subscriptions) {
+	for _, k := range slices.Sorted(maps.Keys(s.subscriptions)) {
 		sub := s.subscriptions[k]
 		if sub.topicARN != topicARN {
 			continue

@@ -104,7 +104,6 @@ type Stats struct {
 type Cache struct {
 	kube client.Client
 	env  Environment
-	http aws.HTTPClient
 
 	mu       sync.Mutex
 	sessions map[sessionKey]*Session
@@ -118,9 +117,6 @@ type Option func(*Cache)
 
 // WithEnvironment replaces the process environment, for tests.
 func WithEnvironment(e Environment) Option { return func(c *Cache) { c.env = e } }
-
-// WithHTTPClient sets the HTTP client of every session.
-func WithHTTPClient(h aws.HTTPClient) Option { return func(c *Cache) { c.http = h } }
 
 // NewCache returns a Cache that reads configs and secrets with kube.
 func NewCache(kube client.Client, o ...Option) *Cache {
@@ -293,7 +289,6 @@ func (c *Cache) build(ctx context.Context, cfg *config, secrets map[string][]byt
 	base := aws.Config{
 		Region:     region,
 		Retryer:    func() aws.Retryer { return retry.NewAdaptiveMode() },
-		HTTPClient: c.http,
 		APIOptions: []func(*middleware.Stack) error{metrics.CountCalls},
 	}
 	if e := cfg.spec.Endpoint; e != nil {

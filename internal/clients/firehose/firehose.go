@@ -26,6 +26,8 @@ package firehose
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -569,7 +571,7 @@ func Encryption(want *v1alpha1.DeliveryStreamEncryptionConfiguration, got *types
 // TagsToAdd turns tags into Firehose's shape, in key order.
 func TagsToAdd(m map[string]string) []types.Tag {
 	out := make([]types.Tag, 0, len(m))
-	for _, k := range tags.Keys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		out = append(out, types.Tag{Key: aws.String(k), Value: aws.String(m[k])})
 	}
 	return out

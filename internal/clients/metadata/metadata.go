@@ -14,35 +14,17 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package metadata builds and parses ARNs and fills the ackResourceMetadata
-// every kind's status carries.
+// Package metadata fills the ackResourceMetadata every kind's status carries.
 package metadata
 
 import (
-	"fmt"
-
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/aws/arn"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 )
-
-// ARN builds an ARN of the session's partition, region and account.
-func ARN(s *awsconfig.Session, service, resource string) string {
-	return arn.ARN{Partition: s.Partition, Service: service, Region: s.Region, AccountID: s.AccountID, Resource: resource}.String()
-}
-
-// Parse splits an ARN; it fails on anything that is not one.
-func Parse(s string) (arn.ARN, error) {
-	a, err := arn.Parse(s)
-	if err != nil {
-		return arn.ARN{}, fmt.Errorf("%q is not an ARN", s)
-	}
-	return a, nil
-}
 
 // For returns the metadata of a resource in the session's account and
 // region. verifiedARN is the resource's ARN once the controller created it,

@@ -32,16 +32,7 @@ import (
 
 func TestMetadata(t *testing.T) {
 	s := &awsconfig.Session{AccountID: "123456789012", Partition: "aws-cn", Region: "cn-north-1"}
-	a := ARN(s, "firehose", "deliverystream/s")
-	if a != "arn:aws-cn:firehose:cn-north-1:123456789012:deliverystream/s" {
-		t.Errorf("ARN: %s", a)
-	}
-	if p, err := Parse(a); err != nil || p.Resource != "deliverystream/s" {
-		t.Errorf("Parse: %+v %v", p, err)
-	}
-	if _, err := Parse("deliverystream/s"); err == nil {
-		t.Error("Parse accepted a bare name")
-	}
+	const a = "arn:aws-cn:firehose:cn-north-1:123456789012:deliverystream/s"
 	cases := map[string]struct {
 		arn  string
 		want *common.PartitionedResourceMetadata

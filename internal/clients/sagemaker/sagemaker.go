@@ -26,7 +26,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -256,7 +258,7 @@ func join(path, k string) string {
 // Tags turns tags into SageMaker's shape, in key order.
 func Tags(m map[string]string) []types.Tag {
 	out := make([]types.Tag, 0, len(m))
-	for _, k := range tags.Keys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		out = append(out, types.Tag{Key: aws.String(k), Value: aws.String(m[k])})
 	}
 	return out

@@ -24,7 +24,6 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
-	"sort"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
@@ -190,17 +189,6 @@ func AttributeUpdates(p *v1alpha1.SubscriptionParameters, attrs map[string]strin
 		out[k] = want
 	}
 	return out
-}
-
-// SortedNames returns the names of an attribute map in order, so that
-// updates happen in a stable order.
-func SortedNames(m map[string]string) []string {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names
 }
 
 // JSONEqual reports whether two JSON documents are equal; documents that do

@@ -39,16 +39,6 @@ func FromList(list []common.Tag) map[string]string {
 	return out
 }
 
-// Keys returns the keys of m in order.
-func Keys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // Diff returns the tags to set (new keys and changed values) and the keys to
 // remove so that observed becomes desired.
 func Diff(desired, observed map[string]string) (set map[string]string, remove []string) {

@@ -18,6 +18,8 @@ package tags
 
 import (
 	"errors"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -65,7 +67,10 @@ func TestDiff(t *testing.T) {
 func TestApply(t *testing.T) {
 	var calls []string
 	remove := func(keys []string) error { calls = append(calls, "remove "+strings.Join(keys, ",")); return nil }
-	set := func(m map[string]string) error { calls = append(calls, "set "+strings.Join(Keys(m), ",")); return nil }
+	set := func(m map[string]string) error {
+		calls = append(calls, "set "+strings.Join(slices.Sorted(maps.Keys(m)), ","))
+		return nil
+	}
 	if err := Apply(map[string]string{"a": "1", "c": "3"}, map[string]string{"a": "0", "b": "2"}, remove, set); err != nil {
 		t.Fatal(err)
 	}

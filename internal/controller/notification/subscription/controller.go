@@ -20,6 +20,8 @@ package subscription
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -127,7 +129,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (mana
 		ResourceExists:          true,
 		ResourceUpToDate:        len(e.updates) == 0,
 		ResourceLateInitialized: lateInitialized,
-		Diff:                    strings.Join(snsclient.SortedNames(e.updates), ", "),
+		Diff:                    strings.Join(slices.Sorted(maps.Keys(e.updates)), ", "),
 	}, nil
 }
 
@@ -181,7 +183,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Subscription) (manag
 // Update sets each attribute that differs, one call each, as SNS requires.
 func (e *external) Update(ctx context.Context, mg *v1alpha1.Subscription) (managed.ExternalUpdate, error) {
 	arn := meta.GetExternalName(mg)
-	for _, name := range snsclient.SortedNames(e.updates) {
+	for _, name := range slices.Sorted(maps.Keys(e.updates)) {
 		in := &sns.SetSubscriptionAttributesInput{SubscriptionArn: aws.String(arn), AttributeName: aws.String(name), AttributeValue: aws.String(e.updates[name])}
 		if _, err := e.client.SetSubscriptionAttributes(ctx, in); err != nil {
 			return managed.ExternalUpdate{}, awserrors.Wrap(err, fmt.Sprintf(errSet, name))
