@@ -703,10 +703,15 @@ func notSettled(ctx context.Context, kube client.Client, mg resource.Managed, de
 	if err != nil {
 		return err.Error()
 	}
-	if o.GetCondition(xpv2.TypeReady).Status == corev1.ConditionTrue && o.GetCondition(xpv2.TypeSynced).Status == corev1.ConditionTrue {
-		return ""
+	r, s := o.GetCondition(xpv2.TypeReady), o.GetCondition(xpv2.TypeSynced)
+	if r.Status != corev1.ConditionTrue || s.Status != corev1.ConditionTrue {
+		return conditionsOf(o)
 	}
-	return conditionsOf(o)
+	// Synced must speak of the last spec, not of one before the last update.
+	if s.ObservedGeneration != o.GetGeneration() {
+		return fmt.Sprintf("Synced for generation %d, the spec is at %d", s.ObservedGeneration, o.GetGeneration())
+	}
+	return ""
 }
 
 func conditionsOf(mg resource.Managed) string {
