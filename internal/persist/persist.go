@@ -30,8 +30,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// Annotations sets annotations on obj in the API server and in memory. The
-// rest of obj in memory (the status a reconcile is about to write) is kept.
+// Annotations sets annotations on obj in the API server, with a merge patch
+// that touches nothing else, and in memory. The rest of obj in memory (the
+// status a reconcile is about to write) is kept.
 func Annotations(ctx context.Context, kube client.Client, obj client.Object, kv map[string]string) error {
 	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": kv}})
 	if err != nil {
@@ -44,7 +45,11 @@ func Annotations(ctx context.Context, kube client.Client, obj client.Object, kv 
 	if err := kube.Patch(ctx, patched, client.RawPatch(types.MergePatchType, patch)); err != nil {
 		return errors.Wrap(err, "cannot record annotations")
 	}
+	// obj keeps the resourceVersion it was read at. Taking the patched one
+	// would let the reconcile's next write replace a spec that a user
+	// changed meanwhile (during a long create call, say) with the one in
+	// memory: a lost update. A stale write conflicts instead, and the
+	// reconcile is repeated on the current object.
 	meta.AddAnnotations(obj, kv)
-	obj.SetResourceVersion(patched.GetResourceVersion())
 	return nil
 }
