@@ -70,35 +70,14 @@ import (
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
 	snsclient "github.com/cloudkinds/provider-aws-services/internal/clients/sns"
-	"github.com/cloudkinds/provider-aws-services/test/controlplane"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
+	"github.com/cloudkinds/provider-aws-services/test/workload"
 )
 
-var (
-	cp       *controlplane.ControlPlane
-	binary   string
-	buildErr error
-)
+// env is the control plane and the provider's binary the tests share.
+var env workload.Env
 
-func TestMain(m *testing.M) {
-	var err error
-	cp, err = controlplane.Start()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "cannot start the control plane:", err)
-		os.Exit(1)
-	}
-	dir, _ := os.MkdirTemp("", "chaos-provider-")
-	binary = filepath.Join(dir, "provider")
-	build := exec.Command("go", "build", "-o", binary, "./cmd/provider")
-	build.Dir = controlplane.RepoRoot()
-	if out, err := build.CombinedOutput(); err != nil {
-		buildErr = fmt.Errorf("cannot build the provider: %v\n%s", err, out)
-	}
-	code := m.Run()
-	_ = cp.Stop()
-	_ = os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { workload.Main(m, &env) }
 
 // A storm is how hard the test is.
 type storm struct {
@@ -166,7 +145,7 @@ func (p *process) start() {
 		p.t.Error(err)
 		return
 	}
-	cmd := exec.Command(binary, "--debug", "--poll=20s", "--metrics-bind-address="+p.metrics, "--health-probe-bind-address=0", "--poll-state-metric=1s")
+	cmd := exec.Command(env.Binary, "--debug", "--poll=20s", "--metrics-bind-address="+p.metrics, "--health-probe-bind-address=0", "--poll-state-metric=1s")
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+p.kubeconfig)
 	cmd.Stdout, cmd.Stderr = f, f
 	if err := cmd.Start(); err != nil {
@@ -198,83 +177,18 @@ func (p *process) kill() bool {
 
 // The objects of the storm, by kind, and what their last update set.
 const (
-	before  = "v0"
-	after   = "v1"
-	model   = "chaos-model"
-	account = "000000000000"
+	before = "v0"
+	after  = "v1"
+	model  = "chaos-model"
 )
 
 // object returns the i-th object of a kind, at version v of its updatable
 // field.
 func object(kind, ns string, i int, topicARN, v string) resource.Managed {
-	name := fmt.Sprintf("chaos-%s-%d", strings.ToLower(kind), i)
-	ref := &xpv2.ProviderConfigReference{Kind: v1alpha1.ClusterProviderConfigKind, Name: "default"}
-	om := metav1.ObjectMeta{Namespace: ns, Name: name}
-	switch kind {
-	case "DeliveryStream":
-		mg := &streamingv1alpha1.DeliveryStream{ObjectMeta: om}
-		mg.Spec.ProviderConfigReference = ref
-		mg.Spec.ForProvider = streamingv1alpha1.DeliveryStreamParameters{
-			DeliveryStreamName: name,
-			Tags:               []common.Tag{{Key: aws.String("version"), Value: aws.String(v)}},
-			HTTPEndpointDestinationConfiguration: &streamingv1alpha1.HTTPEndpointDestinationConfiguration{
-				EndpointConfiguration: &streamingv1alpha1.HTTPEndpointConfiguration{
-					URL:       aws.String("https://collector.example.com/" + name),
-					AccessKey: &common.SecretKeyReference{Name: aws.String("endpoint-key"), Key: "accessKey"},
-				},
-				RoleARN:            aws.String("arn:aws:iam::" + account + ":role/firehose"),
-				StoreConfiguration: &streamingv1alpha1.StoreConfiguration{BucketARN: aws.String("arn:aws:s3:::backup"), RoleARN: aws.String("arn:aws:iam::" + account + ":role/firehose")},
-			},
-		}
-		return mg
-	case "Subscription":
-		mg := &notificationv1alpha1.Subscription{ObjectMeta: om}
-		mg.Spec.ProviderConfigReference = ref
-		mg.Spec.ForProvider = notificationv1alpha1.SubscriptionParameters{
-			Protocol: "queue", Endpoint: aws.String("arn:aws:sqs:us-east-1:" + account + ":" + name), TopicARN: aws.String(topicARN),
-			FilterPolicy: aws.String(`{"version": ["` + v + `"]}`),
-		}
-		return mg
-	case "Endpoint":
-		mg := &eventbusv1alpha1.Endpoint{ObjectMeta: om}
-		mg.Spec.ProviderConfigReference = ref
-		mg.Spec.ForProvider = eventbusv1alpha1.EndpointParameters{
-			Name: name, Description: aws.String(v),
-			EventBuses: []eventbusv1alpha1.EndpointEventBus{
-				{EventBusARN: "arn:aws:events:us-east-1:" + account + ":event-bus/orders"},
-				{EventBusARN: "arn:aws:events:us-west-2:" + account + ":event-bus/orders"},
-			},
-			RoleARN: aws.String("arn:aws:iam::" + account + ":role/replication"),
-			RoutingConfig: eventbusv1alpha1.RoutingConfig{FailoverConfig: &eventbusv1alpha1.FailoverConfig{
-				Primary:   &eventbusv1alpha1.Primary{HealthCheck: aws.String("arn:aws:route53:::healthcheck/abc")},
-				Secondary: &eventbusv1alpha1.Secondary{Route: aws.String("us-west-2")},
-			}},
-		}
-		return mg
-	case "EndpointConfig":
-		mg := &mlplatformv1alpha1.EndpointConfig{ObjectMeta: om}
-		mg.Spec.ProviderConfigReference = ref
-		mg.Spec.ForProvider = mlplatformv1alpha1.EndpointConfigParameters{
-			EndpointConfigName: name,
-			ProductionVariants: []mlplatformv1alpha1.ProductionVariant{{
-				VariantName: aws.String("primary"), ModelName: aws.String(model), InstanceType: aws.String("ml.m5.large"), InitialInstanceCount: aws.Int64(1),
-			}},
-			Tags: []common.Tag{{Key: aws.String("version"), Value: aws.String(v)}},
-		}
-		return mg
-	default:
-		mg := &agentcorev1alpha1.APIKeyCredentialProvider{ObjectMeta: om}
-		mg.Spec.ProviderConfigReference = ref
-		mg.Spec.ForProvider = agentcorev1alpha1.APIKeyCredentialProviderParameters{
-			Name:   name,
-			APIKey: common.SecretKeyReference{Name: aws.String("api-key"), Key: "apiKey"},
-			Tags:   map[string]string{"version": v},
-		}
-		return mg
-	}
+	return workload.Set{TopicARN: topicARN, Model: model}.Object(kind, ns, fmt.Sprintf("chaos-%s-%d", strings.ToLower(kind), i), v)
 }
 
-var kinds = []string{"DeliveryStream", "Subscription", "Endpoint", "EndpointConfig", "APIKeyCredentialProvider"}
+var kinds = workload.Kinds
 
 // awsClients reach the emulator directly, to read what AWS holds.
 type awsClients struct {
@@ -310,7 +224,7 @@ func (c awsClients) version(ctx context.Context, mg resource.Managed) (string, e
 			return "", err
 		}
 		for _, v := range []string{before, after} {
-			if snsclient.JSONEqual(out.Attributes["FilterPolicy"], `{"version": ["`+v+`"]}`) {
+			if snsclient.JSONEqual(out.Attributes["FilterPolicy"], workload.FilterPolicy(v)) {
 				return v, nil
 			}
 		}
@@ -386,14 +300,14 @@ func isCreate(service, operation string) bool {
 }
 
 func TestCrashStorm(t *testing.T) {
-	if buildErr != nil {
-		t.Fatal(buildErr)
+	if env.BuildErr != nil {
+		t.Fatal(env.BuildErr)
 	}
 	st := stormFromEnv(t)
 	rng := rand.New(rand.NewPCG(st.seed, st.seed^0x9e3779b97f4a7c15))
 	t.Logf("storm: %d per kind, %d kills, throttle %.2f, errors %.2f, seed %d", st.perKind, st.kills, st.throttleRate, st.errorRat, st.seed)
 	ctx := context.Background()
-	kube := cp.Client
+	kube := env.ControlPlane.Client
 
 	em := emulator.New(emulator.Options{Seed: st.seed, CreateDelay: time.Second, UpdateDelay: time.Second, DeleteDelay: time.Second})
 	srv := httptest.NewServer(em)
@@ -403,7 +317,7 @@ func TestCrashStorm(t *testing.T) {
 
 	dir := t.TempDir()
 	kubeconfig := filepath.Join(dir, "kubeconfig")
-	if err := os.WriteFile(kubeconfig, cp.KubeConfig, 0o600); err != nil {
+	if err := os.WriteFile(kubeconfig, env.ControlPlane.KubeConfig, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	p := &process{t: t, kubeconfig: kubeconfig, logDir: dir, metrics: freeAddress(t)}
@@ -669,7 +583,7 @@ func bump(t *testing.T, kube client.Client, mg resource.Managed) {
 		case *streamingv1alpha1.DeliveryStream:
 			o.Spec.ForProvider.Tags = []common.Tag{{Key: aws.String("version"), Value: aws.String(after)}}
 		case *notificationv1alpha1.Subscription:
-			o.Spec.ForProvider.FilterPolicy = aws.String(`{"version": ["` + after + `"]}`)
+			o.Spec.ForProvider.FilterPolicy = aws.String(workload.FilterPolicy(after))
 		case *eventbusv1alpha1.Endpoint:
 			o.Spec.ForProvider.Description = aws.String(after)
 		case *mlplatformv1alpha1.EndpointConfig:

@@ -49,40 +49,13 @@ import (
 
 	extv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
-	"github.com/cloudkinds/provider-aws-services/test/controlplane"
+	"github.com/cloudkinds/provider-aws-services/test/workload"
 )
 
-var (
-	cp       *controlplane.ControlPlane
-	binary   string
-	buildErr error
-)
+// env is the control plane and the provider's binary the tests share.
+var env workload.Env
 
-func TestMain(m *testing.M) {
-	var err error
-	cp, err = controlplane.Start()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "cannot start the control plane:", err)
-		os.Exit(1)
-	}
-	// The crowding CRDs are created with the control plane's client.
-	if err := extv1.AddToScheme(cp.Scheme); err != nil {
-		fmt.Fprintln(os.Stderr, "cannot add CustomResourceDefinitions to the scheme:", err)
-		_ = cp.Stop()
-		os.Exit(1)
-	}
-	dir, _ := os.MkdirTemp("", "scale-provider-")
-	binary = filepath.Join(dir, "provider")
-	build := exec.Command("go", "build", "-o", binary, "./cmd/provider")
-	build.Dir = controlplane.RepoRoot()
-	if out, err := build.CombinedOutput(); err != nil {
-		buildErr = fmt.Errorf("cannot build the provider: %v\n%s", err, out)
-	}
-	code := m.Run()
-	_ = cp.Stop()
-	_ = os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { workload.Main(m, &env, extv1.AddToScheme) }
 
 // The provider's flags: its defaults, spelled out because the rate bound is
 // computed from them.
@@ -102,8 +75,8 @@ type process struct {
 // startProvider runs the provider's binary against the control plane,
 // logging to a file in dir.
 func startProvider(kubeconfig, dir string, run int) (*process, error) {
-	if buildErr != nil {
-		return nil, buildErr
+	if env.BuildErr != nil {
+		return nil, env.BuildErr
 	}
 	port, err := freePort()
 	if err != nil {
@@ -118,7 +91,7 @@ func startProvider(kubeconfig, dir string, run int) (*process, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.cmd = exec.Command(binary,
+	p.cmd = exec.Command(env.Binary,
 		"--poll="+pollInterval.String(),
 		"--max-reconcile-rate="+strconv.Itoa(maxReconcileRate),
 		"--metrics-bind-address="+p.metricsAddr,

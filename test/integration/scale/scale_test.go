@@ -147,14 +147,14 @@ func BenchmarkScale(b *testing.B) {
 
 func run(b *testing.B) *figures {
 	b.Helper()
-	if buildErr != nil {
-		b.Fatal(buildErr)
+	if env.BuildErr != nil {
+		b.Fatal(env.BuildErr)
 	}
 	s := settingsFromEnv(b)
 	f := &figures{s: s}
 	resources := len(kinds) * s.perKind
 	ctx := context.Background()
-	kube := cp.Client
+	kube := env.ControlPlane.Client
 
 	em := emulator.New(emulator.Options{Seed: 1, CreateDelay: 2 * time.Second, UpdateDelay: 2 * time.Second, DeleteDelay: 2 * time.Second})
 	if s.latency > 0 || s.jitter > 0 {
@@ -167,7 +167,7 @@ func run(b *testing.B) *figures {
 
 	dir := b.TempDir()
 	kubeconfig := filepath.Join(dir, "kubeconfig")
-	if err := os.WriteFile(kubeconfig, cp.KubeConfig, 0o600); err != nil {
+	if err := os.WriteFile(kubeconfig, env.ControlPlane.KubeConfig, 0o600); err != nil {
 		b.Fatal(err)
 	}
 	runs := 0

@@ -1,0 +1,197 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package workload is what the tests that run the provider as a process
+// (the crash storm, the scale benchmark) give it to do: objects of every
+// kind that the emulator accepts, and the provider's binary itself.
+package workload
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	agentcorev1alpha1 "github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
+	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
+	eventbusv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
+	mlplatformv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
+	notificationv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
+	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/test/controlplane"
+)
+
+// Kinds are the five managed resource kinds.
+var Kinds = []string{"DeliveryStream", "Subscription", "Endpoint", "EndpointConfig", "APIKeyCredentialProvider"}
+
+// Account is the emulated account.
+const Account = "000000000000"
+
+// The Secrets the objects read, in their namespace, and their keys.
+const (
+	AccessKeySecret, AccessKeyKey = "endpoint-key", "accessKey"
+	APIKeySecret, APIKeyKey       = "api-key", "apiKey"
+)
+
+// A Set says what the objects refer to: the SNS topic Subscriptions
+// subscribe to and the SageMaker model EndpointConfigs serve, both of which
+// must exist in the emulator.
+type Set struct {
+	TopicARN, Model string
+}
+
+// Object returns an object of kind named name in namespace ns, using the
+// ClusterProviderConfig "default". Its updatable field (the tag "version",
+// a Subscription's filter policy, an Endpoint's description) holds version.
+func (s Set) Object(kind, ns, name, version string) resource.Managed {
+	ref := &xpv2.ProviderConfigReference{Kind: v1alpha1.ClusterProviderConfigKind, Name: "default"}
+	om := metav1.ObjectMeta{Namespace: ns, Name: name}
+	role := aws.String("arn:aws:iam::" + Account + ":role/firehose")
+	switch kind {
+	case "DeliveryStream":
+		mg := &streamingv1alpha1.DeliveryStream{ObjectMeta: om}
+		mg.Spec.ProviderConfigReference = ref
+		mg.Spec.ForProvider = streamingv1alpha1.DeliveryStreamParameters{
+			DeliveryStreamName: name,
+			Tags:               []common.Tag{{Key: aws.String("version"), Value: aws.String(version)}},
+			HTTPEndpointDestinationConfiguration: &streamingv1alpha1.HTTPEndpointDestinationConfiguration{
+				EndpointConfiguration: &streamingv1alpha1.HTTPEndpointConfiguration{
+					URL:       aws.String("https://collector.example.com/" + name),
+					AccessKey: &common.SecretKeyReference{Name: aws.String(AccessKeySecret), Key: AccessKeyKey},
+				},
+				RoleARN:            role,
+				StoreConfiguration: &streamingv1alpha1.StoreConfiguration{BucketARN: aws.String("arn:aws:s3:::backup"), RoleARN: role},
+			},
+		}
+		return mg
+	case "Subscription":
+		mg := &notificationv1alpha1.Subscription{ObjectMeta: om}
+		mg.Spec.ProviderConfigReference = ref
+		mg.Spec.ForProvider = notificationv1alpha1.SubscriptionParameters{
+			Protocol: "queue", Endpoint: aws.String("arn:aws:sqs:us-east-1:" + Account + ":" + name), TopicARN: aws.String(s.TopicARN),
+			FilterPolicy: aws.String(FilterPolicy(version)),
+		}
+		return mg
+	case "Endpoint":
+		mg := &eventbusv1alpha1.Endpoint{ObjectMeta: om}
+		mg.Spec.ProviderConfigReference = ref
+		mg.Spec.ForProvider = eventbusv1alpha1.EndpointParameters{
+			Name: name, Description: aws.String(version),
+			EventBuses: []eventbusv1alpha1.EndpointEventBus{
+				{EventBusARN: "arn:aws:events:us-east-1:" + Account + ":event-bus/orders"},
+				{EventBusARN: "arn:aws:events:us-west-2:" + Account + ":event-bus/orders"},
+			},
+			RoleARN: aws.String("arn:aws:iam::" + Account + ":role/replication"),
+			RoutingConfig: eventbusv1alpha1.RoutingConfig{FailoverConfig: &eventbusv1alpha1.FailoverConfig{
+				Primary:   &eventbusv1alpha1.Primary{HealthCheck: aws.String("arn:aws:route53:::healthcheck/abc")},
+				Secondary: &eventbusv1alpha1.Secondary{Route: aws.String("us-west-2")},
+			}},
+		}
+		return mg
+	case "EndpointConfig":
+		mg := &mlplatformv1alpha1.EndpointConfig{ObjectMeta: om}
+		mg.Spec.ProviderConfigReference = ref
+		mg.Spec.ForProvider = mlplatformv1alpha1.EndpointConfigParameters{
+			EndpointConfigName: name,
+			ProductionVariants: []mlplatformv1alpha1.ProductionVariant{{
+				VariantName: aws.String("primary"), ModelName: aws.String(s.Model), InstanceType: aws.String("ml.m5.large"), InitialInstanceCount: aws.Int64(1),
+			}},
+			Tags: []common.Tag{{Key: aws.String("version"), Value: aws.String(version)}},
+		}
+		return mg
+	default:
+		mg := &agentcorev1alpha1.APIKeyCredentialProvider{ObjectMeta: om}
+		mg.Spec.ProviderConfigReference = ref
+		mg.Spec.ForProvider = agentcorev1alpha1.APIKeyCredentialProviderParameters{
+			Name:   name,
+			APIKey: common.SecretKeyReference{Name: aws.String(APIKeySecret), Key: APIKeyKey},
+			Tags:   map[string]string{"version": version},
+		}
+		return mg
+	}
+}
+
+// FilterPolicy is the filter policy of a Subscription at version.
+func FilterPolicy(version string) string { return `{"version": ["` + version + `"]}` }
+
+// List returns an empty list of a kind.
+func List(kind string) client.ObjectList {
+	switch kind {
+	case "DeliveryStream":
+		return &streamingv1alpha1.DeliveryStreamList{}
+	case "Subscription":
+		return &notificationv1alpha1.SubscriptionList{}
+	case "Endpoint":
+		return &eventbusv1alpha1.EndpointList{}
+	case "EndpointConfig":
+		return &mlplatformv1alpha1.EndpointConfigList{}
+	default:
+		return &agentcorev1alpha1.APIKeyCredentialProviderList{}
+	}
+}
+
+// BuildProvider builds the provider's binary into dir and returns its path.
+func BuildProvider(dir string) (string, error) {
+	binary := filepath.Join(dir, "provider")
+	build := exec.Command("go", "build", "-o", binary, "./cmd/provider")
+	build.Dir = controlplane.RepoRoot()
+	if out, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("cannot build the provider: %w\n%s", err, out)
+	}
+	return binary, nil
+}
+
+// An Env is what a package that runs the provider as a process shares: the
+// control plane and the provider's binary (or why it could not be built).
+type Env struct {
+	ControlPlane *controlplane.ControlPlane
+	Binary       string
+	BuildErr     error
+}
+
+// Main is the TestMain of such a package: it starts the control plane (with
+// the schemes that prepare adds to its client), builds the provider, runs the
+// tests and cleans up.
+func Main(m *testing.M, env *Env, prepare ...func(*runtime.Scheme) error) {
+	cp, err := controlplane.Start()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cannot start the control plane:", err)
+		os.Exit(1)
+	}
+	for _, p := range prepare {
+		if err := p(cp.Scheme); err != nil {
+			fmt.Fprintln(os.Stderr, "cannot prepare the control plane's client:", err)
+			_ = cp.Stop()
+			os.Exit(1)
+		}
+	}
+	dir, _ := os.MkdirTemp("", "provider-")
+	env.ControlPlane = cp
+	env.Binary, env.BuildErr = BuildProvider(dir)
+	code := m.Run()
+	_ = cp.Stop()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
