@@ -19,8 +19,8 @@ package main
 
 import (
 	"os"
-	runtimedebug "runtime/debug"
 	"path/filepath"
+	runtimedebug "runtime/debug"
 	"time"
 
 	"github.com/alecthomas/kingpin/v2"
