@@ -1,6 +1,6 @@
 //go:build tools
 
-// Package controlplane pins the commands that hack/controlplane.sh builds.
+// Package controlplane pins the commands that hack/controlplane/build.sh builds.
 package controlplane
 
 import (
