@@ -39,16 +39,18 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/persist"
 )
 
 // A Reader reads secret keys for managed resources.
 type Reader struct {
-	kube client.Reader
+	kube client.Client
 }
 
 // NewReader returns a Reader. kube reads a Secret's metadata from the cache
-// and its value from the API server: the provider's client caches no Secret.
-func NewReader(kube client.Reader) *Reader { return &Reader{kube: kube} }
+// and its value from the API server (the provider's client caches no
+// Secret), and records on the managed resource which value was sent.
+func NewReader(kube client.Client) *Reader { return &Reader{kube: kube} }
 
 // Sent names the two annotations that record which value of a secret key was
 // last sent to AWS: a fingerprint of the value and the resourceVersion of its
@@ -57,40 +59,31 @@ type Sent struct {
 	Fingerprint, Version string
 }
 
-// A Check is what Changed found.
-type Check struct {
-	// Value is the value to send, when it differs from the one last sent.
-	Value []byte
-	// Record are the annotations to record once Value was sent, or at once
-	// when Value is nil: the Secret changed, the value did not.
-	Record map[string]string
-}
-
-// Changed checks whether the value of ref differs from the one last sent,
-// as the annotations sent says. The value is read only when the Secret's
-// resourceVersion changed since.
-func (r *Reader) Changed(ctx context.Context, mg client.Object, field string, ref *common.SecretKeyReference, sent Sent) (Check, error) {
-	if name := secretName(ref); name != "" {
-		m := &metav1.PartialObjectMetadata{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"}}
-		err := r.kube.Get(ctx, types.NamespacedName{Namespace: mg.GetNamespace(), Name: name}, m)
-		recorded := mg.GetAnnotations()
-		if err == nil && m.ResourceVersion != "" && m.ResourceVersion == recorded[sent.Version] && recorded[sent.Fingerprint] != "" {
-			return Check{}, nil
-		}
+// Changed returns the value of ref when it differs from the one last sent,
+// as the annotations sent say, with the annotations that record it once it
+// is sent; nil when it did not change. The value is read only when the
+// Secret's resourceVersion changed since; when the Secret changed but the
+// value did not, its new version is recorded at once.
+func (r *Reader) Changed(ctx context.Context, mg client.Object, field string, ref *common.SecretKeyReference, sent Sent) ([]byte, map[string]string, error) {
+	recorded := mg.GetAnnotations()
+	if v, err := Version(ctx, r.kube, mg.GetNamespace(), secretName(ref)); err == nil && v != "" && v == recorded[sent.Version] && recorded[sent.Fingerprint] != "" {
+		return nil, nil, nil
 	}
-	value, version, err := r.read(ctx, mg, field, ref)
+	value, record, err := r.ToSend(ctx, mg, field, ref, sent)
 	if err != nil {
-		return Check{}, err
+		return nil, nil, err
 	}
-	record := map[string]string{sent.Fingerprint: Fingerprint(mg.GetUID(), value), sent.Version: version}
-	if record[sent.Fingerprint] == mg.GetAnnotations()[sent.Fingerprint] {
-		return Check{Record: record}, nil
+	if record[sent.Fingerprint] == recorded[sent.Fingerprint] {
+		return nil, nil, persist.Annotations(ctx, r.kube, mg, record)
 	}
-	return Check{Value: value, Record: record}, nil
+	return value, record, nil
 }
 
-// ToSend reads the value of ref, to be sent to AWS, and the annotations that
-// record it once sent.
+// ToSend reads the value of ref, named by field (for example
+// "spec.forProvider.apiKey"), from the namespace of mg, to be sent to AWS,
+// and returns the annotations that record it once sent. A reference to
+// another namespace is refused. Errors name the field, the secret and the
+// key, never the value.
 func (r *Reader) ToSend(ctx context.Context, mg client.Object, field string, ref *common.SecretKeyReference, sent Sent) ([]byte, map[string]string, error) {
 	value, version, err := r.read(ctx, mg, field, ref)
 	if err != nil {
@@ -99,20 +92,21 @@ func (r *Reader) ToSend(ctx context.Context, mg client.Object, field string, ref
 	return value, map[string]string{sent.Fingerprint: Fingerprint(mg.GetUID(), value), sent.Version: version}, nil
 }
 
+// Version returns the resourceVersion of a Secret from the cache of Secret
+// metadata, without reading its data.
+func Version(ctx context.Context, kube client.Reader, namespace, name string) (string, error) {
+	m := &metav1.PartialObjectMetadata{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"}}
+	if err := kube.Get(ctx, types.NamespacedName{Namespace: namespace, Name: name}, m); err != nil {
+		return "", err
+	}
+	return m.ResourceVersion, nil
+}
+
 func secretName(ref *common.SecretKeyReference) string {
 	if ref == nil || ref.Name == nil {
 		return ""
 	}
 	return *ref.Name
-}
-
-// Read returns the value of ref, named by field (for example
-// "spec.forProvider.apiKey"), from the namespace of mg. A reference to
-// another namespace is refused. Errors name the field, the secret and the
-// key, never the value.
-func (r *Reader) Read(ctx context.Context, mg client.Object, field string, ref *common.SecretKeyReference) ([]byte, error) {
-	v, _, err := r.read(ctx, mg, field, ref)
-	return v, err
 }
 
 // read returns the value of ref and the resourceVersion of its Secret.

@@ -52,7 +52,7 @@ func TestRead(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			got, err := NewReader(kube).Read(context.Background(), mg, "spec.forProvider.apiKey", tc.ref)
+			got, _, err := NewReader(kube).ToSend(context.Background(), mg, "spec.forProvider.apiKey", tc.ref, Sent{Fingerprint: "f", Version: "v"})
 			if tc.wantErr != "" {
 				if err == nil || err.Error() != tc.wantErr {
 					t.Fatalf("want error %q, got %v", tc.wantErr, err)
@@ -85,7 +85,7 @@ func TestFingerprint(t *testing.T) {
 // countingReader counts the reads of Secret values, which go to the API
 // server; metadata comes from the cache.
 type countingReader struct {
-	client.Reader
+	client.Client
 	values int
 }
 
@@ -93,7 +93,7 @@ func (c *countingReader) Get(ctx context.Context, key client.ObjectKey, obj clie
 	if _, ok := obj.(*corev1.Secret); ok {
 		c.values++
 	}
-	return c.Reader.Get(ctx, key, obj, o...)
+	return c.Client.Get(ctx, key, obj, o...)
 }
 
 func TestChanged(t *testing.T) {
@@ -104,8 +104,11 @@ func TestChanged(t *testing.T) {
 	}
 	type want struct {
 		value  string
-		record bool
+		record bool // annotations returned, to record once the value is sent
 		reads  int
+		// noted: the object records the Secret's current version now;
+		// written: in the API server too, by this call.
+		noted, written bool
 	}
 	cases := map[string]struct {
 		// recorded says what the object recorded: the value last sent and
@@ -116,34 +119,37 @@ func TestChanged(t *testing.T) {
 		want           want
 	}{
 		"NothingSentYet":                       {now: "v1", want: want{value: "v1", record: true, reads: 1}},
-		"SteadyStateReadsNoSecret":             {sentValue: "v1", currentVersion: true, now: "v1", want: want{reads: 0}},
+		"SteadyStateReadsNoSecret":             {sentValue: "v1", currentVersion: true, now: "v1", want: want{reads: 0, noted: true}},
 		"ARotatedSecretIsReadAndSent":          {sentValue: "v0", now: "v1", want: want{value: "v1", record: true, reads: 1}},
-		"ASecretChangedElsewhereIsOnlyNoticed": {sentValue: "v1", now: "v1", want: want{record: true, reads: 1}},
+		"ASecretChangedElsewhereIsOnlyNoticed": {sentValue: "v1", now: "v1", want: want{reads: 1, noted: true, written: true}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			s := secret(tc.now)
-			kube := fake.NewClientBuilder().WithObjects(s).Build()
 			mg := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "mr", UID: "uid-1"}}
+			kube := fake.NewClientBuilder().WithObjects(s, mg).Build()
+			current := &corev1.Secret{}
+			_ = kube.Get(context.Background(), client.ObjectKeyFromObject(s), current)
 			if tc.sentValue != "" {
-				current := &corev1.Secret{}
-				_ = kube.Get(context.Background(), client.ObjectKeyFromObject(s), current)
 				version := "an-older-version"
 				if tc.currentVersion {
 					version = current.ResourceVersion
 				}
 				mg.Annotations = map[string]string{sent.Fingerprint: Fingerprint("uid-1", []byte(tc.sentValue)), sent.Version: version}
 			}
-			counting := &countingReader{Reader: kube}
-			c, err := NewReader(counting).Changed(context.Background(), mg, "spec.forProvider.apiKey", ref, sent)
+			counting := &countingReader{Client: kube}
+			value, record, err := NewReader(counting).Changed(context.Background(), mg, "spec.forProvider.apiKey", ref, sent)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := want{value: string(c.Value), record: c.Record != nil, reads: counting.values}
+			stored := &corev1.ConfigMap{}
+			_ = kube.Get(context.Background(), client.ObjectKeyFromObject(mg), stored)
+			got := want{value: string(value), record: record != nil, reads: counting.values,
+				noted: mg.Annotations[sent.Version] == current.ResourceVersion, written: stored.Annotations[sent.Version] == current.ResourceVersion}
 			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
 				t.Errorf("-want, +got:\n%s", diff)
 			}
-			if c.Record != nil && c.Record[sent.Fingerprint] != Fingerprint("uid-1", []byte(tc.now)) {
+			if record != nil && record[sent.Fingerprint] != Fingerprint("uid-1", []byte(tc.now)) {
 				t.Errorf("the record does not fingerprint the current value")
 			}
 		})

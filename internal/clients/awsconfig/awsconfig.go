@@ -39,12 +39,12 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"golang.org/x/sync/singleflight"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
+	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
 )
 
 const (
@@ -257,11 +257,11 @@ func (c *Cache) credentialSecrets(ctx context.Context, cfg *config) ([]secretRef
 		if r.namespace == "" {
 			return nil, "", errors.Errorf(errClusterSecret, r.field+".namespace")
 		}
-		m := &metav1.PartialObjectMetadata{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"}}
-		if err := c.kube.Get(ctx, types.NamespacedName{Namespace: r.namespace, Name: r.name}, m); err != nil {
+		v, err := secretkey.Version(ctx, c.kube, r.namespace, r.name)
+		if err != nil {
 			return nil, "", errors.Wrapf(err, errGetSecret, r.namespace, r.name, r.field)
 		}
-		versions = append(versions, r.field+"="+m.ResourceVersion)
+		versions = append(versions, r.field+"="+v)
 	}
 	return refs, strings.Join(versions, ","), nil
 }

@@ -125,19 +125,11 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.APIKeyCredentialPro
 		return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, nil
 	}
 	var diffs []string
-	key, err := e.secrets.Changed(ctx, mg, apiKeyField, &mg.Spec.ForProvider.APIKey, apiKeySent)
-	if err != nil {
+	if e.apiKey, e.apiKeyRecord, err = e.secrets.Changed(ctx, mg, apiKeyField, &mg.Spec.ForProvider.APIKey, apiKeySent); err != nil {
 		return managed.ExternalObservation{}, err
 	}
-	e.apiKey, e.apiKeyRecord = key.Value, key.Record
-	switch {
-	case key.Value != nil:
+	if e.apiKey != nil {
 		diffs = append(diffs, "apiKey")
-	case key.Record != nil:
-		// The Secret changed, the key did not: remember the new version.
-		if err := persist.Annotations(ctx, e.kube, mg, key.Record); err != nil {
-			return managed.ExternalObservation{}, err
-		}
 	}
 	if len(mg.Spec.ForProvider.Tags) > 0 {
 		t, err := e.client.ListTagsForResource(ctx, &bedrockagentcorecontrol.ListTagsForResourceInput{ResourceArn: out.CredentialProviderArn})

@@ -207,16 +207,9 @@ func (e *external) readChangedAccessKey(ctx context.Context, mg *v1alpha1.Delive
 	if ref == nil {
 		return nil
 	}
-	c, err := e.secrets.Changed(ctx, mg, accessKeyField, ref, accessKeySent)
-	if err != nil {
-		return err
-	}
-	e.accessKey, e.accessKeyRecord = c.Value, c.Record
-	if c.Value == nil && c.Record != nil {
-		// The Secret changed, the key did not: remember the new version.
-		return persist.Annotations(ctx, e.kube, mg, c.Record)
-	}
-	return nil
+	var err error
+	e.accessKey, e.accessKeyRecord, err = e.secrets.Changed(ctx, mg, accessKeyField, ref, accessKeySent)
+	return err
 }
 
 func accessKeyRef(mg *v1alpha1.DeliveryStream) *common.SecretKeyReference {
