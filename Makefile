@@ -61,9 +61,9 @@ controlplane-run: controlplane
 controlplane:
 	hack/controlplane/build.sh $(CONTROLPLANE)
 
-## test: unit tests, integration tests against a real kube-apiserver and etcd,
+## test: the linters, unit tests, integration tests against a real kube-apiserver and etcd,
 ## then the local stack end to end.
-test: test.unit test.integration test.e2e test.package
+test: lint test.unit test.integration test.e2e test.package
 
 test.unit:
 	$(GO) test $(TEST_FLAGS) ./...
@@ -105,12 +105,22 @@ bench: controlplane
 	BENCH_IDLE=$(BENCH_IDLE) BENCH_STEADY_POLLS=$(BENCH_STEADY_POLLS) BENCH_KINDS=$(BENCH_KINDS) \
 		$(GO) test -count=1 -tags integration -run '^$$' -bench BenchmarkScale -benchtime 1x -timeout 60m ./test/integration/scale/
 
-## lint: go vet (both build tag sets) and gofmt.
-lint:
-	$(GO) vet ./...
-	$(GO) vet -tags integration ./test/...
-	$(GO) vet -tags e2e ./test/...
-	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+## lint: golangci-lint (.golangci.yml: vet, staticcheck, gosec, gocritic, revive and more, with the
+## integration and e2e build tags; gofmt and goimports as formatters), then that every module is tidy.
+## golangci-lint is built from the Go module proxy at the version hack/lint/go.mod pins, once.
+GOLANGCI_LINT_VERSION := $(shell sed -n 's|^[[:space:]]*github.com/golangci/golangci-lint/v2 \(v[^ ]*\).*|\1|p' hack/lint/go.mod)
+GOLANGCI_LINT         := $(CACHE_DIR)/lint/$(GOLANGCI_LINT_VERSION)/golangci-lint
+GO_MODULES            := . hack/tools hack/package hack/lint
+lint: $(GOLANGCI_LINT)
+	$(GOLANGCI_LINT) run ./...
+	@for m in $(GO_MODULES); do \
+		(cd $$m && $(GO) mod tidy -diff >/dev/null) || { echo "go mod tidy changes $$m: run it and commit"; exit 1; }; \
+	done
+
+$(GOLANGCI_LINT):
+	@mkdir -p $(dir $@)
+	cd hack/lint && CGO_ENABLED=0 $(GO) build -trimpath -o $@.tmp github.com/golangci/golangci-lint/v2/cmd/golangci-lint
+	mv $@.tmp $@
 
 ## reviewable: regenerate, then lint; fails if generation changed anything.
 reviewable: generate lint

@@ -20,6 +20,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -104,7 +105,7 @@ func readDocuments(t *testing.T, path string) [][]byte {
 	var docs [][]byte
 	for {
 		y, err := r.Read()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			return docs
 		}
 		if err != nil {

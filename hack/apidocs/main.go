@@ -31,7 +31,7 @@ func main() {
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		log.Fatal(err)
 	}
-	var index []string
+	index := make([]string, 0, len(files))
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -42,14 +42,14 @@ func main() {
 			log.Fatalf("%s: %v", f, err)
 		}
 		name := strings.ToLower(crd.Spec.Names.Kind) + ".md"
-		if err := os.WriteFile(filepath.Join(*out, name), []byte(page(crd)), 0o644); err != nil { //nolint:gosec // documentation
+		if err := os.WriteFile(filepath.Join(*out, name), []byte(page(crd)), 0o644); err != nil {
 			log.Fatal(err)
 		}
 		index = append(index, fmt.Sprintf("| [%s](%s) | `%s/%s` | %s |", crd.Spec.Names.Kind, name, crd.Spec.Group, crd.Spec.Versions[0].Name, crd.Spec.Scope))
 	}
 	sort.Strings(index)
 	readme := "# API reference\n\nGenerated from `package/crds` by `make generate`; do not edit.\n\n| Kind | API version | Scope |\n|---|---|---|\n" + strings.Join(index, "\n") + "\n"
-	if err := os.WriteFile(filepath.Join(*out, "README.md"), []byte(readme), 0o644); err != nil { //nolint:gosec // documentation
+	if err := os.WriteFile(filepath.Join(*out, "README.md"), []byte(readme), 0o644); err != nil {
 		log.Fatal(err)
 	}
 }

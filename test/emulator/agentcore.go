@@ -84,7 +84,7 @@ func (in *apiKeyProviderInput) validate() *apiError {
 	if !credentialProviderName.MatchString(in.Name) {
 		return agentcoreValidation("1 validation error detected: Value at 'name' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9\\-_]+")
 	}
-	if in.APIKey == nil || len(*in.APIKey) == 0 || len(*in.APIKey) > 65536 {
+	if in.APIKey == nil || *in.APIKey == "" || len(*in.APIKey) > 65536 {
 		// The message names the field, never its value: it is a secret.
 		return agentcoreValidation("1 validation error detected: Value at 'apiKey' failed to satisfy constraint: Member must have length between 1 and 65536")
 	}

@@ -98,7 +98,7 @@ func (s *Server) beginEndpoint(e *globalEndpoint, state, next string, delay time
 	}
 }
 
-var endpointName = regexp.MustCompile(`^[\.\-_A-Za-z0-9]{1,64}$`)
+var endpointName = regexp.MustCompile(`^[.\-_A-Za-z0-9]{1,64}$`)
 
 func (s *Server) eventbridge(req *request) (any, *apiError) {
 	switch req.operation {

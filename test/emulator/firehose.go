@@ -530,7 +530,7 @@ func (s *Server) updateDestination(req *request) (any, *apiError) {
 
 // mergeHTTP applies an update as Firehose does: members that are given
 // replace the current ones, members that are not keep their value.
-func mergeHTTP(d *fhHTTP, u *fhHTTP) {
+func mergeHTTP(d, u *fhHTTP) {
 	if u.EndpointConfiguration != nil {
 		ec := *d.EndpointConfiguration
 		mergePtr(&ec.Url, u.EndpointConfiguration.Url)

@@ -49,7 +49,7 @@ var sagemakerName = regexp.MustCompile(`^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$`)
 
 // localStorageInstance matches instance types whose hosts have local NVMe
 // storage (the "d" families), which cannot be encrypted with KmsKeyId.
-var localStorageInstance = regexp.MustCompile(`^ml\.[a-z]+[0-9]+[a-z]*d[a-z]*\.`)
+var localStorageInstance = regexp.MustCompile(`^ml\.[a-z]+\d+[a-z]*d[a-z]*\.`)
 
 func (s *Server) sagemaker(req *request) (any, *apiError) {
 	switch req.operation {

@@ -121,7 +121,7 @@ func entries(form url.Values, name string) map[string]string {
 }
 
 func validateEndpointForProtocol(protocol, endpoint string) *apiError {
-	ok := true
+	var ok bool
 	switch protocol {
 	case "http":
 		ok = strings.HasPrefix(endpoint, "http://")
@@ -130,7 +130,7 @@ func validateEndpointForProtocol(protocol, endpoint string) *apiError {
 	case "email", "email-json":
 		ok = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`).MatchString(endpoint)
 	case "sms":
-		ok = regexp.MustCompile(`^\+?[0-9]{7,15}$`).MatchString(endpoint)
+		ok = regexp.MustCompile(`^\+?\d{7,15}$`).MatchString(endpoint)
 	case "sqs", "lambda", "firehose", "application":
 		ok = strings.HasPrefix(endpoint, "arn:")
 	default:

@@ -21,6 +21,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -310,7 +311,7 @@ func readExample(t *testing.T, path string) []*unstructured.Unstructured {
 	var out []*unstructured.Unstructured
 	for {
 		y, err := r.Read()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			return out
 		}
 		if err != nil {

@@ -51,8 +51,10 @@ const Account = "000000000000"
 
 // The Secrets the objects read, in their namespace, and their keys.
 const (
-	AccessKeySecret, AccessKeyKey = "endpoint-key", "accessKey"
-	APIKeySecret, APIKeyKey       = "api-key", "apiKey"
+	AccessKeySecret = "endpoint-key"
+	AccessKeyKey    = "accessKey"
+	APIKeySecret    = "api-key"
+	APIKeyKey       = "apiKey"
 )
 
 // A Set says what the objects refer to: the SNS topic Subscriptions

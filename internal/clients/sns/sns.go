@@ -67,8 +67,8 @@ var protocols = map[string]string{"queue": "sqs", "function": "lambda", "stream"
 
 // Protocol translates the API's protocol to SNS's.
 func Protocol(p string) string {
-	if aws, ok := protocols[p]; ok {
-		return aws
+	if translated, ok := protocols[p]; ok {
+		return translated
 	}
 	return p
 }

@@ -82,7 +82,7 @@ func TestApply(t *testing.T) {
 		t.Errorf("equal tags made calls %v (%v)", calls, err)
 	}
 	boom := errors.New("denied")
-	if err := Apply(map[string]string{}, map[string]string{"a": "1"}, func([]string) error { return boom }, set); err != boom {
+	if err := Apply(map[string]string{}, map[string]string{"a": "1"}, func([]string) error { return boom }, set); !errors.Is(err, boom) {
 		t.Errorf("the remove error was lost: %v", err)
 	}
 }

@@ -24,7 +24,6 @@ package alreadyexists
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
@@ -86,7 +85,7 @@ func (c *Client[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreatio
 		// made it, and its answer was lost.
 		return managed.ExternalCreation{ConnectionDetails: o.ConnectionDetails}, nil
 	default:
-		return managed.ExternalCreation{}, errors.New(fmt.Sprintf(msgDiffers, c.kind.Noun, name, c.kind.NameField, o.Diff,
-			meta.AnnotationKeyExternalName, name))
+		return managed.ExternalCreation{}, errors.Errorf(msgDiffers, c.kind.Noun, name, c.kind.NameField, o.Diff,
+			meta.AnnotationKeyExternalName, name)
 	}
 }

@@ -62,7 +62,7 @@ const (
 func For(mgr ctrl.Manager, name string, o controller.Options, own ...managed.ReconcilerOption) []managed.ReconcilerOption {
 	opts := []managed.ReconcilerOption{
 		managed.WithLogger(o.Logger.WithValues("controller", name)),
-		managed.WithRecorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name))),
+		managed.WithRecorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name))), //nolint:staticcheck // crossplane-runtime's event.NewAPIRecorder takes the old events API's recorder
 		managed.WithPollInterval(o.PollInterval),
 		managed.WithPollIntervalHook(conditions.PollInterval(InProgressPoll)),
 		managed.WithCreationGracePeriod(CreationGracePeriod),

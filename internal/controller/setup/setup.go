@@ -77,7 +77,7 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, sess
 	kube := mgr.GetClient()
 	observations := metrics.NewObservations(k.GroupVersionKind.Kind)
 	connector := connect.New(kube, sessions, k.Region, func(_ MR, s *awsconfig.Session) managed.TypedExternalClient[MR] {
-		var c managed.TypedExternalClient[MR] = k.External(kube, s)
+		c := k.External(kube, s)
 		if k.NameField != "" {
 			c = alreadyexists.Wrap(c, alreadyexists.Kind{Noun: k.Noun, NameField: k.NameField, Codes: k.AlreadyExists})
 		}

@@ -180,7 +180,7 @@ func (p *process) statusMiB(field string) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer f.Close() //nolint:errcheck // read only
+	defer f.Close()
 	s := bufio.NewScanner(f)
 	for s.Scan() {
 		rest, ok := strings.CutPrefix(s.Text(), field+":")
@@ -244,7 +244,7 @@ func (p *process) scrape() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer resp.Body.Close() //nolint:errcheck // read only
+	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
 		return "", err

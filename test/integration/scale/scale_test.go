@@ -275,7 +275,7 @@ func run(b *testing.B) *figures {
 	needed, _ := reconcilesNeeded(s.perKind)
 	f.bound = time.Duration(float64(needed) / maxReconcileRate * float64(time.Second))
 	smp := sampleRSS(p, 250*time.Millisecond)
-	defer smp.finish() //nolint:errcheck // stops it on failures; the figures read it below
+	defer smp.finish() // stops it on failures; the figures read it below
 	em.ResetCalls()
 	firstCreate := time.Now()
 	if err := parallel(len(objects), 8, func(i int) error { return objects[i]() }); err != nil {

@@ -31,22 +31,28 @@ import (
 func main() {
 	kubeconfig := flag.String("write-kubeconfig", ".cache/dev/kubeconfig", "where to write the kubeconfig of the control plane")
 	flag.Parse()
+	if err := run(*kubeconfig); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
 
+// run starts the control plane, writes its kubeconfig and serves until
+// interrupted; the control plane stops on every way out.
+func run(kubeconfig string) error {
 	cp, err := controlplane.Start()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "cannot start the control plane:", err)
-		os.Exit(1)
+		return fmt.Errorf("cannot start the control plane: %w", err)
 	}
 	defer func() { _ = cp.Stop() }()
 
-	if err := os.WriteFile(*kubeconfig, cp.KubeConfig, 0o600); err != nil {
-		fmt.Fprintln(os.Stderr, "cannot write the kubeconfig:", err)
-		_ = cp.Stop()
-		os.Exit(1)
+	if err := os.WriteFile(kubeconfig, cp.KubeConfig, 0o600); err != nil {
+		return fmt.Errorf("cannot write the kubeconfig: %w", err)
 	}
-	fmt.Printf("control plane ready at %s\nexport KUBECONFIG=%s\n", cp.Config.Host, *kubeconfig)
+	fmt.Printf("control plane ready at %s\nexport KUBECONFIG=%s\n", cp.Config.Host, kubeconfig)
 
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGINT, syscall.SIGTERM)
 	<-stop
+	return nil
 }
