@@ -133,6 +133,7 @@ type deliveryStream struct {
 	version                       int
 	destinationID                 string
 	destination                   fhHTTP
+	other                         map[string]any // a destination of another type, as described
 	tags                          map[string]string
 	failure                       *FailureDescription
 	sse                           fhEncryptionState
@@ -272,8 +273,11 @@ func (s *Server) createDeliveryStream(req *request) (any, *apiError) {
 	default:
 		return nil, errorf(400, "InvalidArgumentException", "Delivery stream type %s is not supported.", streamType)
 	}
-	if in.ExtendedS3DestinationConfiguration != nil || in.S3DestinationConfiguration != nil || in.RedshiftDestinationConfiguration != nil || in.SplunkDestinationConfiguration != nil {
-		return nil, errorf(400, "InvalidArgumentException", "Only an HTTP endpoint destination is emulated.")
+	if in.S3DestinationConfiguration != nil || in.RedshiftDestinationConfiguration != nil || in.SplunkDestinationConfiguration != nil {
+		return nil, errorf(400, "InvalidArgumentException", "Only HTTP endpoint and extended S3 destinations are emulated.")
+	}
+	if in.ExtendedS3DestinationConfiguration != nil {
+		return s.createS3Stream(req, in.DeliveryStreamName, streamType, in.ExtendedS3DestinationConfiguration)
 	}
 	h := in.HttpEndpointDestinationConfiguration
 	if h == nil {
@@ -321,6 +325,23 @@ func (s *Server) createDeliveryStream(req *request) (any, *apiError) {
 		}
 	}
 	s.streams[key(req.region, d.name)] = d
+	return map[string]string{"DeliveryStreamARN": d.arn}, nil
+}
+
+// createS3Stream creates a stream that delivers to S3: kept as given and
+// described as Firehose describes it, for the provider to see a stream of
+// another destination type. It cannot be updated here.
+func (s *Server) createS3Stream(req *request, name, streamType string, dest any) (any, *apiError) {
+	now := s.opts.Now()
+	d := &deliveryStream{
+		name: name, region: req.region, streamType: streamType,
+		arn:     s.arn(req.region, "firehose", "deliverystream/"+name),
+		created: now, updated: now, version: 1, destinationID: "destinationId-000000000001",
+		other: map[string]any{"ExtendedS3DestinationDescription": dest, "S3DestinationDescription": dest}, tags: map[string]string{},
+	}
+	d.sse.State = "DISABLED"
+	d.begin(now, "CREATING", "ACTIVE", s.opts.CreateDelay)
+	s.streams[key(req.region, name)] = d
 	return map[string]string{"DeliveryStreamARN": d.arn}, nil
 }
 
@@ -384,6 +405,13 @@ func withHTTPDefaults(h fhHTTP) fhHTTP {
 	if h.ProcessingConfiguration == nil {
 		h.ProcessingConfiguration = &fhProcessing{Enabled: ptr(false)}
 	}
+	// Firehose answers a disabled Secrets Manager configuration when none
+	// was given (terraform-provider-aws keeps secrets_manager_configuration
+	// Optional+Computed for that reason).
+	if h.SecretsManagerConfiguration == nil {
+		h.SecretsManagerConfiguration = &fhSecrets{Enabled: ptr(false)}
+	}
+	withLambdaDefaults(&h)
 	s3 := *h.S3Configuration
 	if s3.BufferingHints == nil {
 		s3.BufferingHints = &fhBufferingHints{SizeInMBs: ptr[int64](5), IntervalInSeconds: ptr[int64](300)}
@@ -399,6 +427,60 @@ func withHTTPDefaults(h fhHTTP) fhHTTP {
 	}
 	h.S3DestinationDescription = &s3
 	return h
+}
+
+func destination(id string, h fhHTTP, other map[string]any) map[string]any {
+	out := map[string]any{"DestinationId": id}
+	if other != nil {
+		maps.Copy(out, other)
+		return out
+	}
+	out["HttpEndpointDestinationDescription"] = h
+	return out
+}
+
+// lambdaParameterOrder is the order in which Firehose returns a Lambda
+// processor's parameters, whatever the request's order (seen live in
+// go-to-k/cdk-real-drift#340; also the enum order of ProcessorParameterName in
+// the Firehose API model).
+var lambdaParameterOrder = []string{"LambdaArn", "NumberOfRetries", "RoleArn", "BufferSizeInMBs", "BufferIntervalInSeconds"}
+
+// withLambdaDefaults adds to each Lambda processor the parameters Firehose
+// adds when the request leaves them out, and orders them as Firehose does.
+// The values: the API reference, ProcessorParameter ("3 for NumberOfRetries
+// and 60 for the BufferIntervalInSeconds", a 1 MB buffer for destinations
+// other than Splunk and Snowflake); RoleArn is the destination's role
+// (terraform-provider-aws strips exactly these from Describe answers in
+// delivery_stream.go, defaultProcessorParameters, to avoid perpetual diffs).
+func withLambdaDefaults(h *fhHTTP) {
+	if h.ProcessingConfiguration == nil {
+		return
+	}
+	defaults := map[string]string{"NumberOfRetries": "3", "BufferSizeInMBs": "1", "BufferIntervalInSeconds": "60"}
+	if h.RoleARN != nil {
+		defaults["RoleArn"] = *h.RoleARN
+	}
+	pc := *h.ProcessingConfiguration
+	pc.Processors = slices.Clone(pc.Processors)
+	for i, p := range pc.Processors {
+		if p.Type != "Lambda" {
+			continue
+		}
+		given := map[string]string{}
+		for _, pa := range p.Parameters {
+			given[pa.ParameterName] = pa.ParameterValue
+		}
+		var params []fhParameter
+		for _, name := range lambdaParameterOrder {
+			if v, ok := given[name]; ok {
+				params = append(params, fhParameter{ParameterName: name, ParameterValue: v})
+			} else if v, ok := defaults[name]; ok {
+				params = append(params, fhParameter{ParameterName: name, ParameterValue: v})
+			}
+		}
+		pc.Processors[i].Parameters = params
+	}
+	h.ProcessingConfiguration = &pc
 }
 
 func epoch(t time.Time) float64 { return float64(t.UnixMilli()) / 1000 }
@@ -437,10 +519,7 @@ func (s *Server) describeDeliveryStream(req *request) (any, *apiError) {
 		"CreateTimestamp":                       epoch(d.created),
 		"LastUpdateTimestamp":                   epoch(d.updated),
 		"DeliveryStreamEncryptionConfiguration": sse,
-		"Destinations": []map[string]any{{
-			"DestinationId":                      d.destinationID,
-			"HttpEndpointDestinationDescription": dest,
-		}},
+		"Destinations": []map[string]any{destination(d.destinationID, dest, d.other)},
 		"HasMoreDestinations": false,
 	}
 	if d.failure != nil {
@@ -511,7 +590,7 @@ func (s *Server) updateDestination(req *request) (any, *apiError) {
 		return nil, errorf(400, "ConcurrentModificationException", "Firehose %s under account %s has version %d, not %s: it was updated concurrently.", d.name, s.opts.Account, d.version, in.CurrentDeliveryStreamVersionId)
 	}
 	u := in.HttpEndpointDestinationUpdate
-	if u == nil {
+	if u == nil || d.other != nil {
 		return nil, errorf(400, "InvalidArgumentException", "Only an HTTP endpoint destination update is emulated.")
 	}
 	for _, b := range []*fhBufferingHints{u.BufferingHints} {
@@ -520,6 +599,7 @@ func (s *Server) updateDestination(req *request) (any, *apiError) {
 		}
 	}
 	mergeHTTP(&d.destination, u)
+	withLambdaDefaults(&d.destination)
 	if u.BufferingHints != nil {
 		s.rewriteHints(d.name, &d.destination)
 	}

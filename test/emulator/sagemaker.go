@@ -174,14 +174,23 @@ func (s *Server) createEndpointConfig(req *request) (any, *apiError) {
 		if f.InstanceType == nil && f.ServerlessConfig == nil {
 			return nil, validationError("Production variant %s must specify either InstanceType or ServerlessConfig.", f.VariantName)
 		}
-		// SageMaker fills in a weight of 1.0 where none was given.
-		if f.InitialVariantWeight == nil && f.ServerlessConfig == nil {
+		// SageMaker fills in a weight of 1.0 where none was given, for every
+		// kind of variant (the API reference, ProductionVariant.
+		// InitialVariantWeight: "If unspecified, it defaults to 1.0").
+		if f.InitialVariantWeight == nil {
 			v["InitialVariantWeight"] = json.RawMessage("1.0")
 		}
 		variants = append(variants, v)
 	}
 	raw, _ := json.Marshal(variants)
 	body["ProductionVariants"] = raw
+	// DescribeEndpointConfig answers EnableNetworkIsolation false when the
+	// request left it out (the AWS controllers for Kubernetes late-initialize
+	// it for that reason: sagemaker-controller generator.yaml and its
+	// recorded describe answers).
+	if _, ok := body["EnableNetworkIsolation"]; !ok {
+		body["EnableNetworkIsolation"] = json.RawMessage("false")
+	}
 	delete(body, "Tags")
 	now := s.opts.Now()
 	c := &endpointConfig{name: in.EndpointConfigName, arn: arn, region: req.region, created: now, body: body, tags: map[string]string{}}

@@ -187,6 +187,9 @@ func (s *Server) subscribe(req *request, form url.Values) (any, *apiError) {
 	for _, sub := range s.subscriptions {
 		if sub.topicARN == topicARN && sub.protocol == protocol && sub.endpoint == endpoint {
 			for k, v := range attrs {
+				if k == "DeliveryPolicy" {
+					v = storedDeliveryPolicy(v)
+				}
 				if sub.attributes[k] != v {
 					return nil, invalidParameter("Attributes Reason: Subscription already exists with different attributes")
 				}
@@ -194,10 +197,18 @@ func (s *Server) subscribe(req *request, form url.Values) (any, *apiError) {
 			return subscribeResult(sub, returnARN), nil
 		}
 	}
+	if dp, ok := attrs["DeliveryPolicy"]; ok {
+		attrs["DeliveryPolicy"] = storedDeliveryPolicy(dp)
+	}
 	sub := &subscription{
 		arn:      fmt.Sprintf("%s:%08x-0000-4000-8000-%012d", t.arn, s.nextID(), s.seq),
 		topicARN: topicARN, protocol: protocol, endpoint: endpoint, region: req.region,
 		pending: confirmationProtocols[protocol], created: s.opts.Now(), attributes: attrs,
+		// Subscriptions SNS confirms itself (sqs, lambda, sms, ...) answer
+		// ConfirmationWasAuthenticated "true" (AWS-recorded answers in
+		// LocalStack's test_sns.snapshot.json, test_subscribe_sqs_queue and
+		// test_subscribe_sms_endpoint).
+		authenticated: !confirmationProtocols[protocol],
 		token: fmt.Sprintf("token-%d", s.seq),
 	}
 	s.subscriptions[sub.arn] = sub
@@ -284,8 +295,42 @@ func (s *Server) getSubscriptionAttributes(_ *request, form url.Values) (any, *a
 	return queryResult{Inner: b.String()}, nil
 }
 
+// storedDeliveryPolicy is a delivery policy as SNS stores and returns it:
+// the members of each retry policy the request left out are null, the
+// sickly-retry and throttle policies are null when absent, and guaranteed is
+// false unless set (AWS-recorded answers in LocalStack's
+// test_sns.snapshot.json, test_subscribe_external_http_endpoint; the SNS
+// developer guide, "Creating an HTTP/S delivery policy"). SNS writes the
+// members in its own order, which the JSON encoder's key order stands in for.
+func storedDeliveryPolicy(policy string) string {
+	var p map[string]any
+	if json.Unmarshal([]byte(policy), &p) != nil {
+		return policy
+	}
+	if retry, ok := p["healthyRetryPolicy"].(map[string]any); ok {
+		for _, k := range []string{"minDelayTarget", "maxDelayTarget", "numRetries", "numMaxDelayRetries", "numNoDelayRetries", "numMinDelayRetries", "backoffFunction"} {
+			if _, set := retry[k]; !set {
+				retry[k] = nil
+			}
+		}
+	}
+	for _, k := range []string{"sicklyRetryPolicy", "throttlePolicy"} {
+		if _, set := p[k]; !set {
+			p[k] = nil
+		}
+	}
+	if _, set := p["guaranteed"]; !set {
+		p["guaranteed"] = false
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		return policy
+	}
+	return string(b)
+}
+
 // effectiveDeliveryPolicy merges a subscription's delivery policy with SNS's
-// default http/https policy.
+// default http/https policy, with the request policy SNS adds.
 func effectiveDeliveryPolicy(own string) string {
 	policy := map[string]any{
 		"healthyRetryPolicy": map[string]any{
@@ -294,17 +339,23 @@ func effectiveDeliveryPolicy(own string) string {
 		},
 		"sicklyRetryPolicy": nil,
 		"throttlePolicy":    nil,
+		"requestPolicy":     map[string]any{"headerContentType": "text/plain; charset=UTF-8"},
 		"guaranteed":        false,
 	}
 	if own != "" {
 		var mine map[string]any
 		if json.Unmarshal([]byte(own), &mine) == nil {
 			for k, v := range mine {
-				policy[k] = v
+				if v != nil {
+					policy[k] = v
+				}
 			}
 		}
 	}
-	b, _ := json.Marshal(policy)
+	b, err := json.Marshal(policy)
+	if err != nil {
+		return "{}"
+	}
 	return string(b)
 }
 
@@ -317,9 +368,12 @@ func (s *Server) setSubscriptionAttributes(_ *request, form url.Values) (any, *a
 	if err := validateSubscriptionAttribute(name, value); err != nil {
 		return nil, err
 	}
-	if value == "" {
+	switch {
+	case value == "":
 		delete(sub.attributes, name)
-	} else {
+	case name == "DeliveryPolicy":
+		sub.attributes[name] = storedDeliveryPolicy(value)
+	default:
 		sub.attributes[name] = value
 	}
 	return queryResult{}, nil

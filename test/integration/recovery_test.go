@@ -48,6 +48,7 @@ import (
 	fh "github.com/cloudkinds/provider-aws-services/internal/clients/firehose"
 	sm "github.com/cloudkinds/provider-aws-services/internal/clients/sagemaker"
 	snsclient "github.com/cloudkinds/provider-aws-services/internal/clients/sns"
+	"github.com/cloudkinds/provider-aws-services/internal/diff"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 )
 
@@ -251,7 +252,7 @@ func TestASubscriptionWhoseARNWasLostAfterItsSpecChanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !snsclient.JSONEqual(out.Attributes["FilterPolicy"], `{"type": ["order_shipped"]}`) {
+	if !diff.JSONEqual(out.Attributes["FilterPolicy"], `{"type": ["order_shipped"]}`) {
 		t.Errorf("the changed filter policy did not reach SNS: %s", out.Attributes["FilterPolicy"])
 	}
 

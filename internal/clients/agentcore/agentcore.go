@@ -81,3 +81,13 @@ func ConnectionDetails(out *bedrockagentcorecontrol.GetApiKeyCredentialProviderO
 	}
 	return cd
 }
+
+// TagInput sets tags on a credential provider.
+func TagInput(arn string, set map[string]string) *bedrockagentcorecontrol.TagResourceInput {
+	return &bedrockagentcorecontrol.TagResourceInput{ResourceArn: aws.String(arn), Tags: set}
+}
+
+// UntagInput removes tags from a credential provider.
+func UntagInput(arn string, keys []string) *bedrockagentcorecontrol.UntagResourceInput {
+	return &bedrockagentcorecontrol.UntagResourceInput{ResourceArn: aws.String(arn), TagKeys: keys}
+}

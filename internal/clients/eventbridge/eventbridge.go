@@ -27,6 +27,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
 
 	"github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/diff"
+	"github.com/cloudkinds/provider-aws-services/internal/lateinit"
 )
 
 // API is the part of the EventBridge client the controller uses.
@@ -44,9 +46,6 @@ const (
 	ConnectionID  = "endpointID"
 	ConnectionARN = "arn"
 )
-
-// replicationDefault is the state EventBridge assumes without one.
-const replicationDefault = types.ReplicationStateEnabled
 
 func buses(p *v1alpha1.EndpointParameters) []types.EndpointEventBus {
 	out := make([]types.EndpointEventBus, 0, len(p.EventBuses))
@@ -103,69 +102,46 @@ func Observation(d *eventbridge.DescribeEndpointOutput) v1alpha1.EndpointObserva
 	return o
 }
 
+// ObservedParameters is the spec that describes the endpoint as EventBridge
+// holds it.
+func ObservedParameters(d *eventbridge.DescribeEndpointOutput) v1alpha1.EndpointParameters {
+	o := v1alpha1.EndpointParameters{Name: aws.ToString(d.Name), Description: d.Description, RoleARN: d.RoleArn}
+	for _, b := range d.EventBuses {
+		o.EventBuses = append(o.EventBuses, v1alpha1.EndpointEventBus{EventBusARN: aws.ToString(b.EventBusArn)})
+	}
+	if r := d.ReplicationConfig; r != nil && r.State != "" {
+		o.ReplicationConfig = &v1alpha1.ReplicationConfig{State: aws.String(string(r.State))}
+	}
+	if r := d.RoutingConfig; r != nil && r.FailoverConfig != nil {
+		f := &v1alpha1.FailoverConfig{}
+		if pr := r.FailoverConfig.Primary; pr != nil {
+			f.Primary = &v1alpha1.Primary{HealthCheck: pr.HealthCheck}
+		}
+		if sc := r.FailoverConfig.Secondary; sc != nil {
+			f.Secondary = &v1alpha1.Secondary{Route: sc.Route}
+		}
+		o.RoutingConfig.FailoverConfig = f
+	}
+	return o
+}
+
 // LateInitialize fills the replication state EventBridge defaulted.
 func LateInitialize(p *v1alpha1.EndpointParameters, d *eventbridge.DescribeEndpointOutput) bool {
-	if d.ReplicationConfig == nil || d.ReplicationConfig.State == "" {
+	o := ObservedParameters(d)
+	if o.ReplicationConfig == nil {
 		return false
 	}
-	if p.ReplicationConfig == nil {
-		p.ReplicationConfig = &v1alpha1.ReplicationConfig{}
-	}
-	if p.ReplicationConfig.State != nil {
-		return false
-	}
-	p.ReplicationConfig.State = aws.String(string(d.ReplicationConfig.State))
-	return true
+	f := &lateinit.Filler{}
+	lateinit.Fill(f, &p.ReplicationConfig, &v1alpha1.ReplicationConfig{})
+	lateinit.Fill(f, &p.ReplicationConfig.State, o.ReplicationConfig.State)
+	return f.Changed()
 }
 
-// Diff lists the fields of the spec that differ from the endpoint.
+// Diff lists the spec paths that differ from the endpoint.
 func Diff(p *v1alpha1.EndpointParameters, d *eventbridge.DescribeEndpointOutput) []string {
-	var diffs []string
-	if p.Description != nil && aws.ToString(p.Description) != aws.ToString(d.Description) {
-		diffs = append(diffs, "description")
-	}
-	if !sameBuses(buses(p), d.EventBuses) {
-		diffs = append(diffs, "eventBuses")
-	}
-	want, got := replicationDefault, replicationDefault
-	if r := replication(p); r != nil {
-		want = r.State
-	}
-	if d.ReplicationConfig != nil && d.ReplicationConfig.State != "" {
-		got = d.ReplicationConfig.State
-	}
-	if want != got {
-		diffs = append(diffs, "replicationConfig.state")
-	}
-	if p.RoleARN != nil && aws.ToString(p.RoleARN) != aws.ToString(d.RoleArn) {
-		diffs = append(diffs, "roleARN")
-	}
-	wantRouting, gotRouting := routing(p).FailoverConfig, d.RoutingConfig
-	var gotHealth, gotRoute string
-	if gotRouting != nil && gotRouting.FailoverConfig != nil {
-		if gotRouting.FailoverConfig.Primary != nil {
-			gotHealth = aws.ToString(gotRouting.FailoverConfig.Primary.HealthCheck)
-		}
-		if gotRouting.FailoverConfig.Secondary != nil {
-			gotRoute = aws.ToString(gotRouting.FailoverConfig.Secondary.Route)
-		}
-	}
-	if aws.ToString(wantRouting.Primary.HealthCheck) != gotHealth || aws.ToString(wantRouting.Secondary.Route) != gotRoute {
-		diffs = append(diffs, "routingConfig")
-	}
-	return diffs
-}
-
-func sameBuses(a, b []types.EndpointEventBus) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if aws.ToString(a[i].EventBusArn) != aws.ToString(b[i].EventBusArn) {
-			return false
-		}
-	}
-	return true
+	want := p.DeepCopy()
+	want.Region = nil
+	return diff.Paths("spec.forProvider", want, ObservedParameters(d))
 }
 
 // ConnectionDetails are the endpoint's URL, ID and ARN.

@@ -57,16 +57,17 @@ func TestDiff(t *testing.T) {
 		"DefaultReplication": {change: func(p *v1alpha1.EndpointParameters) { p.ReplicationConfig = nil }},
 		"ReplicationDisabled": {change: func(p *v1alpha1.EndpointParameters) {
 			p.ReplicationConfig = &v1alpha1.ReplicationConfig{State: aws.String("DISABLED")}
-		}, want: []string{"replicationConfig.state"}},
-		"Description":            {change: func(p *v1alpha1.EndpointParameters) { p.Description = aws.String("x") }, want: []string{"description"}},
+		}, want: []string{"spec.forProvider.replicationConfig.state"}},
+		"Description":            {change: func(p *v1alpha1.EndpointParameters) { p.Description = aws.String("x") }, want: []string{"spec.forProvider.description"}},
 		"UnsetDescriptionIsAWSs": {change: func(p *v1alpha1.EndpointParameters) { p.Description = nil }},
 		"Buses": {change: func(p *v1alpha1.EndpointParameters) {
 			p.EventBuses[1].EventBusARN = "arn:aws:events:eu-west-1:000000000000:event-bus/b"
-		}, want: []string{"eventBuses"}},
+		}, want: []string{"spec.forProvider.eventBuses[1].eventBusARN"}},
 		"Route": {change: func(p *v1alpha1.EndpointParameters) {
 			p.RoutingConfig.FailoverConfig.Secondary.Route = aws.String("eu-west-1")
-		}, want: []string{"routingConfig"}},
-		"Role": {change: func(p *v1alpha1.EndpointParameters) { p.RoleARN = aws.String("arn:aws:iam::000000000000:role/x") }, want: []string{"roleARN"}},
+		}, want: []string{"spec.forProvider.routingConfig.failoverConfig.secondary.route"}},
+		"BusRemoved": {change: func(p *v1alpha1.EndpointParameters) { p.EventBuses = p.EventBuses[:1] }, want: []string{"spec.forProvider.eventBuses"}},
+		"Role": {change: func(p *v1alpha1.EndpointParameters) { p.RoleARN = aws.String("arn:aws:iam::000000000000:role/x") }, want: []string{"spec.forProvider.roleARN"}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -28,7 +28,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -38,6 +37,8 @@ import (
 
 	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
+	"github.com/cloudkinds/provider-aws-services/internal/diff"
+	"github.com/cloudkinds/provider-aws-services/internal/lateinit"
 )
 
 // API is the part of the Firehose client the controller uses.
@@ -78,7 +79,7 @@ func CreateInput(p *v1alpha1.DeliveryStreamParameters, accessKey *string) *fireh
 		DeliveryStreamName: aws.String(p.DeliveryStreamName),
 		DeliveryStreamType: StreamType(p.DeliveryStreamType),
 	}
-	if e := p.DeliveryStreamEncryptionConfiguration; e != nil {
+	if e := p.DeliveryStreamEncryptionConfiguration; EncryptionWanted(e) {
 		in.DeliveryStreamEncryptionConfigurationInput = EncryptionInput(e)
 	}
 	if len(p.Tags) > 0 {
@@ -136,6 +137,13 @@ func UpdateInput(p *v1alpha1.DeliveryStreamParameters, accessKey *string, versio
 		DestinationId:                  aws.String(destinationID),
 		HttpEndpointDestinationUpdate:  u,
 	}
+}
+
+// EncryptionWanted reports whether a spec asks for server-side encryption: an
+// empty block (keyType and keyARN null, as the AWS controllers disable it)
+// asks for none, like no block.
+func EncryptionWanted(e *v1alpha1.DeliveryStreamEncryptionConfiguration) bool {
+	return e != nil && (e.KeyType != nil || e.KeyARN != nil)
 }
 
 // EncryptionInput is the server-side encryption request of a spec: a key
@@ -292,74 +300,113 @@ func FailureMessage(f *types.FailureDescription) string {
 	return fmt.Sprintf("%s: %s", f.Type, aws.ToString(f.Details))
 }
 
-// LateInitialize fills the members of the spec that AWS defaulted, and
-// reports whether it changed anything.
-func LateInitialize(p *v1alpha1.DeliveryStreamParameters, d *types.DeliveryStreamDescription) bool {
+// ObservedParameters is the spec that describes the stream as AWS holds it:
+// the API's shape of the description, without what AWS never returns (the
+// access key, tags) and without encryption, which is decided by Encryption.
+func ObservedParameters(d *types.DeliveryStreamDescription) v1alpha1.DeliveryStreamParameters {
+	o := v1alpha1.DeliveryStreamParameters{DeliveryStreamName: aws.ToString(d.DeliveryStreamName), DeliveryStreamType: strp(d.DeliveryStreamType)}
+	if aws.ToString(o.DeliveryStreamType) == awsStreamAsSource {
+		o.DeliveryStreamType = aws.String(streamAsSource)
+	}
 	h := HTTPDestination(d)
-	dst := p.HTTPEndpointDestinationConfiguration
-	if h == nil || dst == nil {
-		return false
+	if h == nil {
+		return o
 	}
-	li := &lateInit{}
-	if p.DeliveryStreamType == nil && d.DeliveryStreamType != "" {
-		t := string(d.DeliveryStreamType)
-		if t == awsStreamAsSource {
-			t = streamAsSource
-		}
-		li.str(&p.DeliveryStreamType, &t)
+	dst := &v1alpha1.HTTPEndpointDestinationConfiguration{
+		BufferingHints:        hintsFrom(h.BufferingHints),
+		MonitorLoggingOptions: loggingFrom(h.CloudWatchLoggingOptions),
+		RoleARN:               h.RoleARN,
+		StoreBackupMode:       strp(h.S3BackupMode),
 	}
-	if dst.BufferingHints == nil && h.BufferingHints != nil {
-		li.set(func() {
-			dst.BufferingHints = &v1alpha1.BufferingHints{IntervalInSeconds: int64p(h.BufferingHints.IntervalInSeconds), SizeInMBs: int64p(h.BufferingHints.SizeInMBs)}
-		})
+	if e := h.EndpointConfiguration; e != nil {
+		dst.EndpointConfiguration = &v1alpha1.HTTPEndpointConfiguration{URL: e.Url, Name: e.Name}
 	}
-	if dst.MonitorLoggingOptions == nil && h.CloudWatchLoggingOptions != nil {
-		li.set(func() { dst.MonitorLoggingOptions = loggingFrom(h.CloudWatchLoggingOptions) })
-	}
-	if dst.RetryOptions == nil && h.RetryOptions != nil {
-		li.set(func() {
-			dst.RetryOptions = &v1alpha1.RetryOptions{DurationInSeconds: int64p(h.RetryOptions.DurationInSeconds)}
-		})
-	}
-	if h.RequestConfiguration != nil && h.RequestConfiguration.ContentEncoding != "" {
-		if dst.RequestConfiguration == nil {
-			li.set(func() { dst.RequestConfiguration = &v1alpha1.RequestConfiguration{} })
-		}
-		li.str(&dst.RequestConfiguration.ContentEncoding, strp(h.RequestConfiguration.ContentEncoding))
-	}
-	li.str(&dst.StoreBackupMode, strp(h.S3BackupMode))
-	if s, o := dst.StoreConfiguration, h.S3DestinationDescription; s != nil && o != nil {
-		if s.BufferingHints == nil && o.BufferingHints != nil {
-			li.set(func() {
-				s.BufferingHints = &v1alpha1.BufferingHints{IntervalInSeconds: int64p(o.BufferingHints.IntervalInSeconds), SizeInMBs: int64p(o.BufferingHints.SizeInMBs)}
-			})
-		}
-		if s.MonitorLoggingOptions == nil && o.CloudWatchLoggingOptions != nil {
-			li.set(func() { s.MonitorLoggingOptions = loggingFrom(o.CloudWatchLoggingOptions) })
-		}
-		li.str(&s.CompressionFormat, strp(o.CompressionFormat))
-		if s.EncryptionConfiguration == nil && o.EncryptionConfiguration != nil && o.EncryptionConfiguration.NoEncryptionConfig != "" {
-			li.set(func() {
-				s.EncryptionConfiguration = &v1alpha1.EncryptionConfiguration{NoEncryptionConfig: strp(o.EncryptionConfiguration.NoEncryptionConfig)}
-			})
+	if pc := h.ProcessingConfiguration; pc != nil {
+		dst.ProcessingConfiguration = &v1alpha1.ProcessingConfiguration{Enabled: pc.Enabled}
+		for _, pr := range pc.Processors {
+			out := v1alpha1.Processor{Type: string(pr.Type)}
+			for _, pa := range pr.Parameters {
+				out.Parameters = append(out.Parameters, v1alpha1.ProcessorParameter{ParameterName: string(pa.ParameterName), ParameterValue: aws.ToString(pa.ParameterValue)})
+			}
+			dst.ProcessingConfiguration.Processors = append(dst.ProcessingConfiguration.Processors, out)
 		}
 	}
-	return li.changed
+	if r := h.RequestConfiguration; r != nil {
+		dst.RequestConfiguration = &v1alpha1.RequestConfiguration{ContentEncoding: strp(r.ContentEncoding)}
+		for _, a := range r.CommonAttributes {
+			dst.RequestConfiguration.CommonAttributes = append(dst.RequestConfiguration.CommonAttributes,
+				v1alpha1.CommonAttribute{AttributeName: aws.ToString(a.AttributeName), AttributeValue: aws.ToString(a.AttributeValue)})
+		}
+	}
+	if r := h.RetryOptions; r != nil {
+		dst.RetryOptions = &v1alpha1.RetryOptions{DurationInSeconds: int64p(r.DurationInSeconds)}
+	}
+	if sm := h.SecretsManagerConfiguration; sm != nil {
+		dst.SecretsManagerConfiguration = &v1alpha1.SecretsManagerConfiguration{Enabled: sm.Enabled, RoleARN: sm.RoleARN, SecretARN: sm.SecretARN}
+	}
+	if s3 := h.S3DestinationDescription; s3 != nil {
+		dst.StoreConfiguration = &v1alpha1.StoreConfiguration{
+			BucketARN: s3.BucketARN, RoleARN: s3.RoleARN, Prefix: s3.Prefix, ErrorOutputPrefix: s3.ErrorOutputPrefix,
+			BufferingHints: hintsFrom(s3.BufferingHints), MonitorLoggingOptions: loggingFrom(s3.CloudWatchLoggingOptions),
+			CompressionFormat: strp(s3.CompressionFormat), EncryptionConfiguration: storeEncryptionFrom(s3.EncryptionConfiguration),
+		}
+	}
+	o.HTTPEndpointDestinationConfiguration = dst
+	return o
 }
 
-type lateInit struct{ changed bool }
-
-func (l *lateInit) set(fn func()) { fn(); l.changed = true }
-
-func (l *lateInit) str(dst **string, v *string) {
-	if *dst == nil && v != nil {
-		*dst = v
-		l.changed = true
+func hintsFrom[T types.BufferingHints | types.HttpEndpointBufferingHints](h *T) *v1alpha1.BufferingHints {
+	if h == nil {
+		return nil
 	}
+	// Both SDK shapes have the same members.
+	b := types.BufferingHints(*h)
+	return &v1alpha1.BufferingHints{IntervalInSeconds: int64p(b.IntervalInSeconds), SizeInMBs: int64p(b.SizeInMBs)}
 }
 
 func loggingFrom(c *types.CloudWatchLoggingOptions) *v1alpha1.MonitorLoggingOptions {
+	if c == nil {
+		return nil
+	}
 	return &v1alpha1.MonitorLoggingOptions{Enabled: c.Enabled, LogGroupName: c.LogGroupName, LogStreamName: c.LogStreamName}
+}
+
+func storeEncryptionFrom(e *types.EncryptionConfiguration) *v1alpha1.EncryptionConfiguration {
+	if e == nil {
+		return nil
+	}
+	out := &v1alpha1.EncryptionConfiguration{NoEncryptionConfig: strp(e.NoEncryptionConfig)}
+	if k := e.KMSEncryptionConfig; k != nil {
+		out.KMSEncryptionConfig = &v1alpha1.KMSEncryptionConfig{VendorKMSKeyARN: k.AWSKMSKeyARN}
+	}
+	return out
+}
+
+// LateInitialize fills the members of the spec that AWS defaulted, and
+// reports whether it changed anything.
+func LateInitialize(p *v1alpha1.DeliveryStreamParameters, d *types.DeliveryStreamDescription) bool {
+	o := ObservedParameters(d)
+	dst, od := p.HTTPEndpointDestinationConfiguration, o.HTTPEndpointDestinationConfiguration
+	if dst == nil || od == nil {
+		return false
+	}
+	f := &lateinit.Filler{}
+	lateinit.Fill(f, &p.DeliveryStreamType, o.DeliveryStreamType)
+	lateinit.Fill(f, &dst.BufferingHints, od.BufferingHints)
+	lateinit.Fill(f, &dst.MonitorLoggingOptions, od.MonitorLoggingOptions)
+	lateinit.Fill(f, &dst.RetryOptions, od.RetryOptions)
+	lateinit.Fill(f, &dst.StoreBackupMode, od.StoreBackupMode)
+	if r := od.RequestConfiguration; r != nil && r.ContentEncoding != nil {
+		lateinit.Fill(f, &dst.RequestConfiguration, &v1alpha1.RequestConfiguration{})
+		lateinit.Fill(f, &dst.RequestConfiguration.ContentEncoding, r.ContentEncoding)
+	}
+	if s, os := dst.StoreConfiguration, od.StoreConfiguration; s != nil && os != nil {
+		lateinit.Fill(f, &s.BufferingHints, os.BufferingHints)
+		lateinit.Fill(f, &s.MonitorLoggingOptions, os.MonitorLoggingOptions)
+		lateinit.Fill(f, &s.CompressionFormat, os.CompressionFormat)
+		lateinit.Fill(f, &s.EncryptionConfiguration, os.EncryptionConfiguration)
+	}
+	return f.Changed()
 }
 
 // BufferingHintsSent fingerprints the buffering hints of a spec, as recorded
@@ -382,151 +429,77 @@ func BufferingHintsSent(p *v1alpha1.DeliveryStreamParameters) string {
 	return "endpoint=" + hint(d.BufferingHints) + ",store=" + store
 }
 
-// DestinationDiff lists the members of the spec's destination that differ
-// from AWS's; members the spec leaves out are AWS's to choose. Buffering
-// hints that were sent as they are (hintsSent) count as applied even if AWS
-// replaced them with better values.
-func DestinationDiff(p *v1alpha1.DeliveryStreamParameters, h *types.HttpEndpointDestinationDescription, hintsSent string) []string {
-	d := p.HTTPEndpointDestinationConfiguration
-	if d == nil || h == nil {
+// The spec paths of the stream's parts that are changed by their own calls.
+const (
+	DestinationPath = "spec.forProvider.httpEndpointDestinationConfiguration"
+	EncryptionPath  = "spec.forProvider.deliveryStreamEncryptionConfiguration"
+	AccessKeyPath   = DestinationPath + ".endpointConfiguration.accessKey"
+)
+
+// lambdaDefaults are the parameters Firehose adds to a Lambda processor when
+// the request leaves them out (the Firehose API reference, ProcessorParameter:
+// "3 for NumberOfRetries and 60 for the BufferIntervalInSeconds", a 1 MB
+// buffer; and the stream's role as RoleArn).
+var lambdaDefaults = map[string]string{"NumberOfRetries": "3", "BufferSizeInMBs": "1", "BufferIntervalInSeconds": "60"}
+
+// DestinationDiff lists the spec paths of the destination's members that
+// differ from AWS's; members the spec leaves out are AWS's to choose.
+// Buffering hints that were sent as they are (hintsSent) count as applied
+// even if AWS replaced them with better values.
+func DestinationDiff(p *v1alpha1.DeliveryStreamParameters, d *types.DeliveryStreamDescription, hintsSent string) []string {
+	want := p.HTTPEndpointDestinationConfiguration.DeepCopy()
+	got := ObservedParameters(d).HTTPEndpointDestinationConfiguration
+	if want == nil || got == nil {
 		return nil
 	}
-	c := &differ{}
-	if e := d.EndpointConfiguration; e != nil && h.EndpointConfiguration != nil {
-		c.str("endpointConfiguration.url", e.URL, h.EndpointConfiguration.Url)
-		c.str("endpointConfiguration.name", e.Name, h.EndpointConfiguration.Name)
+	// AWS never returns the key: its changes are noticed by fingerprint.
+	if want.EndpointConfiguration != nil {
+		want.EndpointConfiguration.AccessKey = nil
 	}
-	hintsApplied := hintsSent == BufferingHintsSent(p)
-	if b := d.BufferingHints; b != nil && h.BufferingHints != nil && !hintsApplied {
-		c.num("bufferingHints.intervalInSeconds", b.IntervalInSeconds, h.BufferingHints.IntervalInSeconds)
-		c.num("bufferingHints.sizeInMBs", b.SizeInMBs, h.BufferingHints.SizeInMBs)
-	}
-	c.logging("monitorLoggingOptions", d.MonitorLoggingOptions, h.CloudWatchLoggingOptions)
-	if pc := d.ProcessingConfiguration; pc != nil {
-		c.eq("processingConfiguration", processing(pc), h.ProcessingConfiguration)
-	}
-	if r := d.RequestConfiguration; r != nil {
-		want, got := request(r), h.RequestConfiguration
-		if got == nil {
-			got = &types.HttpEndpointRequestConfiguration{}
-		}
-		if r.ContentEncoding != nil && want.ContentEncoding != got.ContentEncoding {
-			c.add("requestConfiguration.contentEncoding")
-		}
-		c.eq("requestConfiguration.commonAttributes", attributeStrings(want.CommonAttributes), attributeStrings(got.CommonAttributes))
-	}
-	if r := d.RetryOptions; r != nil && h.RetryOptions != nil {
-		c.num("retryOptions.durationInSeconds", r.DurationInSeconds, h.RetryOptions.DurationInSeconds)
-	}
-	c.str("roleARN", d.RoleARN, h.RoleARN)
-	c.str("storeBackupMode", d.StoreBackupMode, strp(h.S3BackupMode))
-	if s := d.SecretsManagerConfiguration; s != nil {
-		got := h.SecretsManagerConfiguration
-		if got == nil {
-			got = &types.SecretsManagerConfiguration{}
-		}
-		c.boolean("secretsManagerConfiguration.enabled", s.Enabled, got.Enabled)
-		c.str("secretsManagerConfiguration.roleARN", s.RoleARN, got.RoleARN)
-		c.str("secretsManagerConfiguration.secretARN", s.SecretARN, got.SecretARN)
-	}
-	if s, o := d.StoreConfiguration, h.S3DestinationDescription; s != nil && o != nil {
-		c.str("storeConfiguration.bucketARN", s.BucketARN, o.BucketARN)
-		c.str("storeConfiguration.roleARN", s.RoleARN, o.RoleARN)
-		c.str("storeConfiguration.prefix", s.Prefix, o.Prefix)
-		c.str("storeConfiguration.errorOutputPrefix", s.ErrorOutputPrefix, o.ErrorOutputPrefix)
-		c.str("storeConfiguration.compressionFormat", s.CompressionFormat, strp(o.CompressionFormat))
-		if b := s.BufferingHints; b != nil && o.BufferingHints != nil && !hintsApplied {
-			c.num("storeConfiguration.bufferingHints.intervalInSeconds", b.IntervalInSeconds, o.BufferingHints.IntervalInSeconds)
-			c.num("storeConfiguration.bufferingHints.sizeInMBs", b.SizeInMBs, o.BufferingHints.SizeInMBs)
-		}
-		c.logging("storeConfiguration.monitorLoggingOptions", s.MonitorLoggingOptions, o.CloudWatchLoggingOptions)
-		if e := s.EncryptionConfiguration; e != nil {
-			c.eq("storeConfiguration.encryptionConfiguration", storeEncryption(e), o.EncryptionConfiguration)
+	if hintsSent == BufferingHintsSent(p) {
+		want.BufferingHints = nil
+		if want.StoreConfiguration != nil {
+			want.StoreConfiguration.BufferingHints = nil
 		}
 	}
-	return c.diffs
+	isDefault := func(m map[string]any) bool {
+		name, _ := m["parameterName"].(string)
+		value, _ := m["parameterValue"].(string)
+		if name == "RoleArn" {
+			return value == aws.ToString(got.RoleARN)
+		}
+		return lambdaDefaults[name] == value
+	}
+	return diff.Paths(DestinationPath, want, got,
+		diff.Keyed("processingConfiguration.processors[].parameters", "parameterName").DefaultMembers(isDefault),
+		diff.Keyed("requestConfiguration.commonAttributes", "attributeName"),
+	)
 }
 
-func attributeStrings(attrs []types.HttpEndpointCommonAttribute) []string {
-	out := make([]string, 0, len(attrs))
-	for _, a := range attrs {
-		out = append(out, aws.ToString(a.AttributeName)+"="+aws.ToString(a.AttributeValue))
+// DestinationKind names the destinations of a stream that are not an HTTP
+// endpoint, as Firehose names them ("ExtendedS3", "Redshift", ...).
+func DestinationKind(d *types.DeliveryStreamDescription) string {
+	if len(d.Destinations) == 0 {
+		return "no destination"
 	}
-	sort.Strings(out)
-	return out
-}
-
-// differ collects the names of members whose desired value (set in the
-// spec) differs from the observed one.
-type differ struct{ diffs []string }
-
-func (c *differ) add(name string) {
-	c.diffs = append(c.diffs, "httpEndpointDestinationConfiguration."+name)
-}
-
-func (c *differ) str(name string, want, got *string) {
-	if want != nil && aws.ToString(want) != aws.ToString(got) {
-		c.add(name)
-	}
-}
-
-func (c *differ) num(name string, want *int64, got *int32) {
-	if want != nil && (got == nil || *want != int64(*got)) {
-		c.add(name)
-	}
-}
-
-func (c *differ) boolean(name string, want, got *bool) {
-	if want != nil && *want != aws.ToBool(got) {
-		c.add(name)
-	}
-}
-
-func (c *differ) logging(name string, want *v1alpha1.MonitorLoggingOptions, got *types.CloudWatchLoggingOptions) {
-	if want == nil {
-		return
-	}
-	if got == nil {
-		got = &types.CloudWatchLoggingOptions{}
-	}
-	c.boolean(name+".enabled", want.Enabled, got.Enabled)
-	c.str(name+".logGroupName", want.LogGroupName, got.LogGroupName)
-	c.str(name+".logStreamName", want.LogStreamName, got.LogStreamName)
-}
-
-func (c *differ) eq(name string, want, got any) {
-	if fmt.Sprintf("%+v", deref(want)) != fmt.Sprintf("%+v", deref(got)) {
-		c.add(name)
-	}
-}
-
-// deref prints pointers by value, so that equal members compare equal.
-func deref(v any) any {
-	switch t := v.(type) {
-	case *types.ProcessingConfiguration:
-		if t == nil {
-			return "<nil>"
+	dd := d.Destinations[0]
+	var kinds []string
+	for name, set := range map[string]bool{
+		"ExtendedS3": dd.ExtendedS3DestinationDescription != nil, "Redshift": dd.RedshiftDestinationDescription != nil,
+		"Elasticsearch": dd.ElasticsearchDestinationDescription != nil, "AmazonOpenSearchService": dd.AmazonopensearchserviceDestinationDescription != nil,
+		"AmazonOpenSearchServerless": dd.AmazonOpenSearchServerlessDestinationDescription != nil, "Splunk": dd.SplunkDestinationDescription != nil,
+		"Snowflake": dd.SnowflakeDestinationDescription != nil, "Iceberg": dd.IcebergDestinationDescription != nil,
+		"HttpEndpoint": dd.HttpEndpointDestinationDescription != nil,
+	} {
+		if set {
+			kinds = append(kinds, name)
 		}
-		var procs []string
-		for _, p := range t.Processors {
-			var params []string
-			for _, pa := range p.Parameters {
-				params = append(params, string(pa.ParameterName)+"="+aws.ToString(pa.ParameterValue))
-			}
-			procs = append(procs, string(p.Type)+"("+strings.Join(params, ",")+")")
-		}
-		return fmt.Sprintf("enabled=%v processors=%v", aws.ToBool(t.Enabled), procs)
-	case *types.EncryptionConfiguration:
-		if t == nil {
-			return "<nil>"
-		}
-		key := ""
-		if t.KMSEncryptionConfig != nil {
-			key = aws.ToString(t.KMSEncryptionConfig.AWSKMSKeyARN)
-		}
-		return fmt.Sprintf("none=%s kms=%s", t.NoEncryptionConfig, key)
 	}
-	return v
+	if len(kinds) == 0 && dd.S3DestinationDescription != nil {
+		kinds = append(kinds, "S3")
+	}
+	slices.Sort(kinds)
+	return strings.Join(kinds, ", ")
 }
 
 // An EncryptionAction is what server-side encryption needs.
@@ -552,7 +525,7 @@ func Encryption(want *v1alpha1.DeliveryStreamEncryptionConfiguration, got *types
 	case types.DeliveryStreamEncryptionStatusEnabling, types.DeliveryStreamEncryptionStatusDisabling:
 		return EncryptionNone
 	}
-	if want == nil {
+	if !EncryptionWanted(want) {
 		if status == types.DeliveryStreamEncryptionStatusEnabled || status == types.DeliveryStreamEncryptionStatusEnablingFailed {
 			return EncryptionStop
 		}
@@ -566,6 +539,30 @@ func Encryption(want *v1alpha1.DeliveryStreamEncryptionConfiguration, got *types
 	default:
 		return EncryptionStart
 	}
+}
+
+// StartEncryptionInput starts (or rekeys) the server-side encryption a spec
+// asks for.
+func StartEncryptionInput(p *v1alpha1.DeliveryStreamParameters) *firehose.StartDeliveryStreamEncryptionInput {
+	return &firehose.StartDeliveryStreamEncryptionInput{
+		DeliveryStreamName:                         aws.String(p.DeliveryStreamName),
+		DeliveryStreamEncryptionConfigurationInput: EncryptionInput(p.DeliveryStreamEncryptionConfiguration),
+	}
+}
+
+// StopEncryptionInput stops server-side encryption.
+func StopEncryptionInput(p *v1alpha1.DeliveryStreamParameters) *firehose.StopDeliveryStreamEncryptionInput {
+	return &firehose.StopDeliveryStreamEncryptionInput{DeliveryStreamName: aws.String(p.DeliveryStreamName)}
+}
+
+// TagInput sets tags on a stream.
+func TagInput(name string, set map[string]string) *firehose.TagDeliveryStreamInput {
+	return &firehose.TagDeliveryStreamInput{DeliveryStreamName: aws.String(name), Tags: TagsToAdd(set)}
+}
+
+// UntagInput removes tags from a stream.
+func UntagInput(name string, keys []string) *firehose.UntagDeliveryStreamInput {
+	return &firehose.UntagDeliveryStreamInput{DeliveryStreamName: aws.String(name), TagKeys: keys}
 }
 
 // TagsToAdd turns tags into Firehose's shape, in key order.

@@ -157,8 +157,8 @@ func TestLateInitialize(t *testing.T) {
 	if LateInitialize(p, description()) {
 		t.Error("a second late initialization changed the spec")
 	}
-	if len(DestinationDiff(p, HTTPDestination(description()), "")) != 0 {
-		t.Errorf("a late-initialized spec differs: %v", DestinationDiff(p, HTTPDestination(description()), ""))
+	if d := DestinationDiff(p, description(), ""); len(d) != 0 {
+		t.Errorf("a late-initialized spec differs: %v", d)
 	}
 }
 
@@ -170,38 +170,83 @@ func TestDestinationDiff(t *testing.T) {
 			StoreConfiguration:    &v1alpha1.StoreConfiguration{BucketARN: aws.String("arn:aws:s3:::b")},
 		}}
 	}
+	lambda := func(params ...v1alpha1.ProcessorParameter) *v1alpha1.ProcessingConfiguration {
+		return &v1alpha1.ProcessingConfiguration{Enabled: aws.Bool(true), Processors: []v1alpha1.Processor{{Type: "Lambda", Parameters: params}}}
+	}
+	param := func(name, value string) v1alpha1.ProcessorParameter {
+		return v1alpha1.ProcessorParameter{ParameterName: name, ParameterValue: value}
+	}
+	// withProcessing is the description of a stream whose Lambda processor
+	// has the parameters Firehose returns: the one sent and its defaults, in
+	// Firehose's order.
+	withProcessing := func(params ...string) func() *types.DeliveryStreamDescription {
+		return func() *types.DeliveryStreamDescription {
+			d := description()
+			h := HTTPDestination(d)
+			h.RoleARN = aws.String("arn:aws:iam::000000000000:role/firehose")
+			pr := types.Processor{Type: types.ProcessorTypeLambda}
+			for i := 0; i < len(params); i += 2 {
+				pr.Parameters = append(pr.Parameters, types.ProcessorParameter{ParameterName: types.ProcessorParameterName(params[i]), ParameterValue: aws.String(params[i+1])})
+			}
+			h.ProcessingConfiguration = &types.ProcessingConfiguration{Enabled: aws.Bool(true), Processors: []types.Processor{pr}}
+			return d
+		}
+	}
+	defaults := withProcessing("LambdaArn", "arn:aws:lambda:us-east-1:000000000000:function:f", "NumberOfRetries", "3",
+		"RoleArn", "arn:aws:iam::000000000000:role/firehose", "BufferSizeInMBs", "1", "BufferIntervalInSeconds", "60")
 	cases := map[string]struct {
 		change    func(*v1alpha1.DeliveryStreamParameters)
+		described func() *types.DeliveryStreamDescription
 		hintsSent bool
 		want      []string
 	}{
+		"ProcessorDefaultsAreNotDrift": {change: func(p *v1alpha1.DeliveryStreamParameters) {
+			p.HTTPEndpointDestinationConfiguration.ProcessingConfiguration = lambda(param("LambdaArn", "arn:aws:lambda:us-east-1:000000000000:function:f"))
+		}, described: defaults},
+		"ProcessorDefaultSetInSpec": {change: func(p *v1alpha1.DeliveryStreamParameters) {
+			p.HTTPEndpointDestinationConfiguration.ProcessingConfiguration = lambda(param("NumberOfRetries", "3"), param("LambdaArn", "arn:aws:lambda:us-east-1:000000000000:function:f"))
+		}, described: defaults},
+		"ProcessorParameterChangedOnAWS": {change: func(p *v1alpha1.DeliveryStreamParameters) {
+			p.HTTPEndpointDestinationConfiguration.ProcessingConfiguration = lambda(param("LambdaArn", "arn:aws:lambda:us-east-1:000000000000:function:f"))
+		}, described: withProcessing("LambdaArn", "arn:aws:lambda:us-east-1:000000000000:function:f", "NumberOfRetries", "7"),
+			want: []string{"spec.forProvider.httpEndpointDestinationConfiguration.processingConfiguration.processors[0].parameters"}},
+		"ProcessorLambdaChanged": {change: func(p *v1alpha1.DeliveryStreamParameters) {
+			p.HTTPEndpointDestinationConfiguration.ProcessingConfiguration = lambda(param("LambdaArn", "arn:aws:lambda:us-east-1:000000000000:function:g"))
+		}, described: defaults,
+			want: []string{"spec.forProvider.httpEndpointDestinationConfiguration.processingConfiguration.processors[0].parameters[0].parameterValue"}},
+		"AccessKeyIsNotCompared": {change: func(p *v1alpha1.DeliveryStreamParameters) {
+			p.HTTPEndpointDestinationConfiguration.EndpointConfiguration.AccessKey = &common.SecretKeyReference{Key: "k"}
+		}},
 		"Same": {change: func(*v1alpha1.DeliveryStreamParameters) {}},
 		"URL": {change: func(p *v1alpha1.DeliveryStreamParameters) {
 			p.HTTPEndpointDestinationConfiguration.EndpointConfiguration.URL = aws.String("https://f")
-		}, want: []string{"httpEndpointDestinationConfiguration.endpointConfiguration.url"}},
+		}, want: []string{"spec.forProvider.httpEndpointDestinationConfiguration.endpointConfiguration.url"}},
 		"Bucket": {change: func(p *v1alpha1.DeliveryStreamParameters) {
 			p.HTTPEndpointDestinationConfiguration.StoreConfiguration.BucketARN = aws.String("arn:aws:s3:::c")
-		}, want: []string{"httpEndpointDestinationConfiguration.storeConfiguration.bucketARN"}},
+		}, want: []string{"spec.forProvider.httpEndpointDestinationConfiguration.storeConfiguration.bucketARN"}},
 		"HintsChanged": {change: func(p *v1alpha1.DeliveryStreamParameters) {
 			p.HTTPEndpointDestinationConfiguration.BufferingHints.IntervalInSeconds = aws.Int64(60)
-		}, want: []string{"httpEndpointDestinationConfiguration.bufferingHints.intervalInSeconds"}},
+		}, want: []string{"spec.forProvider.httpEndpointDestinationConfiguration.bufferingHints.intervalInSeconds"}},
 		"HintsReplacedByAWS": {change: func(p *v1alpha1.DeliveryStreamParameters) {
 			p.HTTPEndpointDestinationConfiguration.BufferingHints.IntervalInSeconds = aws.Int64(60)
 		}, hintsSent: true},
 		"UnsetMembersAreAWSs": {change: func(p *v1alpha1.DeliveryStreamParameters) { p.HTTPEndpointDestinationConfiguration.RetryOptions = nil }},
 		"AttributesAdded": {change: func(p *v1alpha1.DeliveryStreamParameters) {
 			p.HTTPEndpointDestinationConfiguration.RequestConfiguration = &v1alpha1.RequestConfiguration{CommonAttributes: []v1alpha1.CommonAttribute{{AttributeName: "a", AttributeValue: "b"}}}
-		}, want: []string{"httpEndpointDestinationConfiguration.requestConfiguration.commonAttributes"}},
+		}, want: []string{"spec.forProvider.httpEndpointDestinationConfiguration.requestConfiguration.commonAttributes[0]"}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			p := base()
 			tc.change(p)
+			if tc.described == nil {
+				tc.described = description
+			}
 			sent := ""
 			if tc.hintsSent {
 				sent = BufferingHintsSent(p)
 			}
-			if diff := cmp.Diff(tc.want, DestinationDiff(p, HTTPDestination(description()), sent), cmpopts.EquateEmpty()); diff != "" {
+			if diff := cmp.Diff(tc.want, DestinationDiff(p, tc.described(), sent), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("-want, +got:\n%s", diff)
 			}
 		})
@@ -232,13 +277,42 @@ func TestEncryption(t *testing.T) {
 		"FailedWithSameKey":    {want: customer, got: observed("ENABLING_FAILED", key), do: EncryptionNone},
 		"FailedThenOtherKey":   {want: customer, got: observed("ENABLING_FAILED", "arn:aws:kms:us-east-1:000000000000:key/old"), do: EncryptionStart},
 		"FailedThenTurnedOff":  {got: observed("ENABLING_FAILED", key), do: EncryptionStop},
-		"AWSOwnedByDefault":    {want: &v1alpha1.DeliveryStreamEncryptionConfiguration{}, got: &types.DeliveryStreamEncryptionConfiguration{Status: "ENABLED", KeyType: types.KeyTypeAwsOwnedCmk}, do: EncryptionNone},
+		"EmptyBlockIsNone":     {want: &v1alpha1.DeliveryStreamEncryptionConfiguration{}, got: &types.DeliveryStreamEncryptionConfiguration{Status: "ENABLED", KeyType: types.KeyTypeAwsOwnedCmk}, do: EncryptionStop},
+		"EmptyBlockWhenOff":    {want: &v1alpha1.DeliveryStreamEncryptionConfiguration{}, got: observed("DISABLED", ""), do: EncryptionNone},
+		"AWSOwned":             {want: &v1alpha1.DeliveryStreamEncryptionConfiguration{KeyType: aws.String("AWS_OWNED_CMK")}, got: &types.DeliveryStreamEncryptionConfiguration{Status: "ENABLED", KeyType: types.KeyTypeAwsOwnedCmk}, do: EncryptionNone},
 		"DisablingFailedStays": {got: observed("DISABLING_FAILED", key), do: EncryptionNone},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			if got := Encryption(tc.want, tc.got); got != tc.do {
 				t.Errorf("want %d, got %d", tc.do, got)
+			}
+		})
+	}
+}
+
+func TestCreateInputEmptyEncryption(t *testing.T) {
+	p := params()
+	p.DeliveryStreamEncryptionConfiguration = &v1alpha1.DeliveryStreamEncryptionConfiguration{}
+	if in := CreateInput(p, nil); in.DeliveryStreamEncryptionConfigurationInput != nil {
+		t.Errorf("an empty encryption block asked for encryption: %+v", in.DeliveryStreamEncryptionConfigurationInput)
+	}
+}
+
+func TestDestinationKind(t *testing.T) {
+	cases := map[string]struct {
+		d    types.DestinationDescription
+		want string
+	}{
+		"ExtendedS3": {d: types.DestinationDescription{ExtendedS3DestinationDescription: &types.ExtendedS3DestinationDescription{}, S3DestinationDescription: &types.S3DestinationDescription{}}, want: "ExtendedS3"},
+		"S3":         {d: types.DestinationDescription{S3DestinationDescription: &types.S3DestinationDescription{}}, want: "S3"},
+		"Splunk":     {d: types.DestinationDescription{SplunkDestinationDescription: &types.SplunkDestinationDescription{}}, want: "Splunk"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := DestinationKind(&types.DeliveryStreamDescription{Destinations: []types.DestinationDescription{tc.d}})
+			if got != tc.want {
+				t.Errorf("DestinationKind: want %q, got %q", tc.want, got)
 			}
 		})
 	}

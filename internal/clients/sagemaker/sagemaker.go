@@ -24,12 +24,10 @@ package sagemaker
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"regexp"
 	"slices"
-	"sort"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
@@ -37,6 +35,7 @@ import (
 
 	"github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
+	"github.com/cloudkinds/provider-aws-services/internal/diff"
 )
 
 // API is the part of the SageMaker client the controller uses.
@@ -165,94 +164,121 @@ func variant(v v1alpha1.ProductionVariant) types.ProductionVariant {
 	return out
 }
 
-// BodyDiff lists the members of the spec's body that differ from the
+// BodyDiff lists the spec paths of the body's members that differ from the
 // endpoint configuration SageMaker holds. Members the spec leaves out are
 // SageMaker's defaults (an initial variant weight of 1, for example) and never
 // differ. A difference means the configuration was replaced outside
 // Kubernetes: SageMaker cannot update it in place.
 func BodyDiff(p *v1alpha1.EndpointConfigParameters, d *sagemaker.DescribeEndpointConfigOutput) []string {
-	want := CreateInput(p)
-	want.EndpointConfigName, want.Tags = nil, nil
-	got := &sagemaker.CreateEndpointConfigInput{
-		ProductionVariants: d.ProductionVariants, AsyncInferenceConfig: d.AsyncInferenceConfig, DataCaptureConfig: d.DataCaptureConfig,
-		EnableNetworkIsolation: d.EnableNetworkIsolation, ExecutionRoleArn: d.ExecutionRoleArn, KmsKeyId: d.KmsKeyId, VpcConfig: d.VpcConfig,
+	// The name is the configuration's identity, checked by the external
+	// name; the region is where it is; the tags are compared on their own.
+	want, got := p.DeepCopy(), ObservedParameters(d)
+	want.Region, want.Tags = nil, nil
+	got.EndpointConfigName = want.EndpointConfigName
+	return diff.Paths("spec.forProvider", want, got)
+}
+
+// ObservedParameters is the spec that describes the endpoint configuration
+// as SageMaker holds it, without tags (the description has none).
+func ObservedParameters(d *sagemaker.DescribeEndpointConfigOutput) v1alpha1.EndpointConfigParameters {
+	o := v1alpha1.EndpointConfigParameters{
+		EndpointConfigName:     aws.ToString(d.EndpointConfigName),
+		EnableNetworkIsolation: d.EnableNetworkIsolation,
+		ExecutionRoleARN:       d.ExecutionRoleArn,
+		KMSKeyID:               d.KmsKeyId,
 	}
-	var diffs []string
-	subset("", tree(want), tree(got), &diffs)
-	sort.Strings(diffs)
-	return diffs
-}
-
-// tree turns a value into its JSON tree, without empty members.
-func tree(v any) any {
-	b, _ := json.Marshal(v)
-	var out any
-	_ = json.Unmarshal(b, &out)
-	return prune(out)
-}
-
-func prune(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, x := range t {
-			if p := prune(x); p == nil {
-				delete(t, k)
-			} else {
-				t[k] = p
+	for _, v := range d.ProductionVariants {
+		o.ProductionVariants = append(o.ProductionVariants, variantFrom(v))
+	}
+	if a := d.AsyncInferenceConfig; a != nil {
+		o.AsyncInferenceConfig = &v1alpha1.AsyncInferenceConfig{}
+		if c := a.ClientConfig; c != nil {
+			o.AsyncInferenceConfig.ClientConfig = &v1alpha1.ClientConfig{MaxConcurrentInvocationsPerInstance: int64p(c.MaxConcurrentInvocationsPerInstance)}
+		}
+		if out := a.OutputConfig; out != nil {
+			oc := &v1alpha1.AsyncInferenceOutputConfig{KMSKeyID: out.KmsKeyId, StoreFailurePath: out.S3FailurePath, StoreOutputPath: out.S3OutputPath}
+			if n := out.NotificationConfig; n != nil {
+				oc.NotificationConfig = &v1alpha1.NotificationConfig{ErrorTopic: n.ErrorTopic, SuccessTopic: n.SuccessTopic}
+				for _, t := range n.IncludeInferenceResponseIn {
+					oc.NotificationConfig.IncludeInferenceResponseIn = append(oc.NotificationConfig.IncludeInferenceResponseIn, string(t))
+				}
 			}
-		}
-		if len(t) == 0 {
-			return nil
-		}
-		return t
-	case []any:
-		if len(t) == 0 {
-			return nil
-		}
-		for i := range t {
-			t[i] = prune(t[i])
-		}
-		return t
-	case string:
-		if t == "" {
-			return nil
+			o.AsyncInferenceConfig.OutputConfig = oc
 		}
 	}
-	return v
+	if c := d.DataCaptureConfig; c != nil {
+		o.DataCaptureConfig = &v1alpha1.DataCaptureConfig{
+			DestinationStoreURI: c.DestinationS3Uri, EnableCapture: c.EnableCapture,
+			InitialSamplingPercentage: int64p(c.InitialSamplingPercentage), KMSKeyID: c.KmsKeyId,
+		}
+		if h := c.CaptureContentTypeHeader; h != nil {
+			o.DataCaptureConfig.CaptureContentTypeHeader = &v1alpha1.CaptureContentTypeHeader{CSVContentTypes: h.CsvContentTypes, JSONContentTypes: h.JsonContentTypes}
+		}
+		for _, m := range c.CaptureOptions {
+			o.DataCaptureConfig.CaptureOptions = append(o.DataCaptureConfig.CaptureOptions, v1alpha1.CaptureOption{CaptureMode: strp(m.CaptureMode)})
+		}
+	}
+	if v := d.VpcConfig; v != nil {
+		o.VPCConfig = &v1alpha1.VPCConfig{SecurityGroupIDs: v.SecurityGroupIds, Subnets: v.Subnets}
+	}
+	return o
 }
 
-// subset records under path every member of want that got lacks or holds
-// with another value.
-func subset(path string, want, got any, diffs *[]string) {
-	switch w := want.(type) {
-	case nil:
-		return
-	case map[string]any:
-		g, _ := got.(map[string]any)
-		for k, v := range w {
-			subset(join(path, k), v, g[k], diffs)
-		}
-	case []any:
-		g, _ := got.([]any)
-		if len(g) != len(w) {
-			*diffs = append(*diffs, path)
-			return
-		}
-		for i := range w {
-			subset(fmt.Sprintf("%s[%d]", path, i), w[i], g[i], diffs)
-		}
-	default:
-		if fmt.Sprint(want) != fmt.Sprint(got) {
-			*diffs = append(*diffs, path)
-		}
+func variantFrom(v types.ProductionVariant) v1alpha1.ProductionVariant {
+	out := v1alpha1.ProductionVariant{
+		VariantName:          v.VariantName,
+		AcceleratorType:      strp(v.AcceleratorType),
+		EnableManagerAccess:  v.EnableSSMAccess,
+		InstanceType:         strp(v.InstanceType),
+		ModelName:            v.ModelName,
+		VolumeSizeInGB:       int64p(v.VolumeSizeInGB),
+		InitialInstanceCount: int64p(v.InitialInstanceCount),
+		ContainerStartupHealthCheckTimeoutInSeconds: int64p(v.ContainerStartupHealthCheckTimeoutInSeconds),
+		ModelDataDownloadTimeoutInSeconds:           int64p(v.ModelDataDownloadTimeoutInSeconds),
 	}
+	if v.InitialVariantWeight != nil {
+		out.InitialVariantWeight = aws.Float64(float64(*v.InitialVariantWeight))
+	}
+	if c := v.CapacityReservationConfig; c != nil {
+		out.CapacityReservationConfig = &v1alpha1.CapacityReservationConfig{CapacityReservationPreference: strp(c.CapacityReservationPreference), MLReservationARN: c.MlReservationArn}
+	}
+	if c := v.CoreDumpConfig; c != nil {
+		out.CoreDumpConfig = &v1alpha1.CoreDumpConfig{DestinationStoreURI: c.DestinationS3Uri, KMSKeyID: c.KmsKeyId}
+	}
+	if m := v.ManagedInstanceScaling; m != nil {
+		out.ManagedInstanceScaling = &v1alpha1.ManagedInstanceScaling{MaxInstanceCount: int64p(m.MaxInstanceCount), MinInstanceCount: int64p(m.MinInstanceCount), Status: strp(m.Status)}
+	}
+	if r := v.RoutingConfig; r != nil {
+		out.RoutingConfig = &v1alpha1.ProductionVariantRoutingConfig{RoutingStrategy: strp(r.RoutingStrategy)}
+	}
+	if s := v.ServerlessConfig; s != nil {
+		out.ServerlessConfig = &v1alpha1.ServerlessConfig{MaxConcurrency: int64p(s.MaxConcurrency), MemorySizeInMB: int64p(s.MemorySizeInMB), ProvisionedConcurrency: int64p(s.ProvisionedConcurrency)}
+	}
+	return out
 }
 
-func join(path, k string) string {
-	if path == "" {
-		return k
+func int64p(v *int32) *int64 {
+	if v == nil {
+		return nil
 	}
-	return path + "." + k
+	return aws.Int64(int64(*v))
+}
+
+func strp[T ~string](v T) *string {
+	if v == "" {
+		return nil
+	}
+	return aws.String(string(v))
+}
+
+// TagInput sets tags on an endpoint configuration.
+func TagInput(arn string, set map[string]string) *sagemaker.AddTagsInput {
+	return &sagemaker.AddTagsInput{ResourceArn: aws.String(arn), Tags: Tags(set)}
+}
+
+// UntagInput removes tags from an endpoint configuration.
+func UntagInput(arn string, keys []string) *sagemaker.DeleteTagsInput {
+	return &sagemaker.DeleteTagsInput{ResourceArn: aws.String(arn), TagKeys: keys}
 }
 
 // Tags turns tags into SageMaker's shape, in key order.

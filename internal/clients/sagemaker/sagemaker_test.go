@@ -82,12 +82,16 @@ func TestBodyDiff(t *testing.T) {
 		"DefaultsAreNotDrift": {change: func(*sagemaker.DescribeEndpointConfigOutput) {}},
 		"InstanceReplaced": {change: func(d *sagemaker.DescribeEndpointConfigOutput) {
 			d.ProductionVariants[0].InstanceType = types.ProductionVariantInstanceTypeMlC5Large
-		}, want: []string{"ProductionVariants[0].InstanceType"}},
+		}, want: []string{"spec.forProvider.productionVariants[0].instanceType"}},
 		"VariantAdded": {change: func(d *sagemaker.DescribeEndpointConfigOutput) {
 			d.ProductionVariants = append(d.ProductionVariants, types.ProductionVariant{VariantName: aws.String("b")})
-		}, want: []string{"ProductionVariants"}},
+		}, want: []string{"spec.forProvider.productionVariants"}},
+		"NetworkIsolationDefault": {change: func(d *sagemaker.DescribeEndpointConfigOutput) { d.EnableNetworkIsolation = aws.Bool(false) }},
+		"RoleReplaced": {change: func(d *sagemaker.DescribeEndpointConfigOutput) {
+			d.ProductionVariants[0].CoreDumpConfig.DestinationS3Uri = aws.String("s3://elsewhere/")
+		}, want: []string{"spec.forProvider.productionVariants[0].coreDumpConfig.destinationStoreURI"}},
 		"CaptureRemoved": {change: func(d *sagemaker.DescribeEndpointConfigOutput) { d.DataCaptureConfig = nil },
-			want: []string{"DataCaptureConfig.CaptureOptions", "DataCaptureConfig.DestinationS3Uri", "DataCaptureConfig.InitialSamplingPercentage"}},
+			want: []string{"spec.forProvider.dataCaptureConfig.captureOptions", "spec.forProvider.dataCaptureConfig.destinationStoreURI", "spec.forProvider.dataCaptureConfig.initialSamplingPercentage"}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

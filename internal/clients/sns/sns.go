@@ -22,14 +22,13 @@ package sns
 
 import (
 	"context"
-	"encoding/json"
-	"reflect"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sns/types"
 
 	"github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/diff"
 )
 
 // API is the part of the SNS client the controller uses.
@@ -72,9 +71,6 @@ func Protocol(p string) string {
 	}
 	return p
 }
-
-// jsonAttributes are compared as JSON documents, never as strings.
-var jsonAttributes = map[string]bool{AttrDeliveryPolicy: true, AttrFilterPolicy: true, AttrRedrivePolicy: true}
 
 // Attributes returns the attributes a spec sets, by SNS name.
 func Attributes(p *v1alpha1.SubscriptionParameters) map[string]string {
@@ -172,31 +168,50 @@ func LateInitialize(p *v1alpha1.SubscriptionParameters, attrs map[string]string)
 	return changed
 }
 
-// AttributeUpdates returns the attributes to set, by SNS name, so that SNS
-// matches the spec; attributes the spec leaves out are SNS's. JSON policies
-// that differ only in formatting or key order are equal.
-func AttributeUpdates(p *v1alpha1.SubscriptionParameters, attrs map[string]string) map[string]string {
-	out := map[string]string{}
-	for k, want := range Attributes(p) {
-		got := attrs[k]
-		if jsonAttributes[k] {
-			if JSONEqual(want, got) {
-				continue
-			}
-		} else if want == got {
-			continue
+// ObservedParameters is the part of the spec that SNS's attributes describe.
+func ObservedParameters(attrs map[string]string) v1alpha1.SubscriptionParameters {
+	get := func(k string) *string {
+		if v, ok := attrs[k]; ok {
+			return &v
 		}
-		out[k] = want
+		return nil
 	}
-	return out
+	return v1alpha1.SubscriptionParameters{
+		DeliveryPolicy:      get(AttrDeliveryPolicy),
+		FilterPolicy:        get(AttrFilterPolicy),
+		FilterPolicyScope:   get(AttrFilterPolicyScope),
+		RawMessageDelivery:  get(AttrRawMessageDelivery),
+		RedrivePolicy:       get(AttrRedrivePolicy),
+		SubscriptionRoleARN: get(AttrSubscriptionRoleArn),
+	}
 }
 
-// JSONEqual reports whether two JSON documents are equal; documents that do
-// not parse are compared as strings.
-func JSONEqual(a, b string) bool {
-	var x, y any
-	if json.Unmarshal([]byte(a), &x) != nil || json.Unmarshal([]byte(b), &y) != nil {
-		return a == b
+// attributeFields are the spec paths of the attributes, by SNS name.
+var attributeFields = map[string]string{
+	"spec.forProvider.deliveryPolicy":      AttrDeliveryPolicy,
+	"spec.forProvider.filterPolicy":        AttrFilterPolicy,
+	"spec.forProvider.filterPolicyScope":   AttrFilterPolicyScope,
+	"spec.forProvider.rawMessageDelivery":  AttrRawMessageDelivery,
+	"spec.forProvider.redrivePolicy":       AttrRedrivePolicy,
+	"spec.forProvider.subscriptionRoleARN": AttrSubscriptionRoleArn,
+}
+
+// AttributeUpdates returns the spec paths that differ from SNS's attributes
+// and the attributes to set, by SNS name; attributes the spec leaves out are
+// SNS's. Policies are JSON documents: SNS stores them in its own form (key
+// order, null members it adds), which is no drift.
+func AttributeUpdates(p *v1alpha1.SubscriptionParameters, attrs map[string]string) (paths []string, set map[string]string) {
+	want := v1alpha1.SubscriptionParameters{
+		DeliveryPolicy: p.DeliveryPolicy, FilterPolicy: p.FilterPolicy, FilterPolicyScope: p.FilterPolicyScope,
+		RawMessageDelivery: p.RawMessageDelivery, RedrivePolicy: p.RedrivePolicy, SubscriptionRoleARN: p.SubscriptionRoleARN,
 	}
-	return reflect.DeepEqual(x, y)
+	paths = diff.Paths("spec.forProvider", want, ObservedParameters(attrs),
+		diff.JSON("deliveryPolicy"), diff.JSON("filterPolicy"), diff.JSON("redrivePolicy"))
+	values := Attributes(p)
+	set = map[string]string{}
+	for _, path := range paths {
+		name := attributeFields[path]
+		set[name] = values[name]
+	}
+	return paths, set
 }

@@ -42,22 +42,47 @@ func TestSubscribeInput(t *testing.T) {
 }
 
 func TestAttributeUpdates(t *testing.T) {
-	observed := map[string]string{"FilterPolicy": `{"a":["b"],"c":["d"]}`, "RawMessageDelivery": "false", "FilterPolicyScope": "MessageAttributes"}
+	observed := map[string]string{"FilterPolicy": `{"a":["b"],"c":["d"]}`, "RawMessageDelivery": "false", "FilterPolicyScope": "MessageAttributes",
+		"DeliveryPolicy": `{"healthyRetryPolicy":{"numRetries":5,"minDelayTarget":null},"sicklyRetryPolicy":null,"guaranteed":false}`}
+	type want struct {
+		paths []string
+		set   map[string]string
+	}
 	cases := map[string]struct {
-		p    v1alpha1.SubscriptionParameters
-		want map[string]string
+		reason string
+		p      v1alpha1.SubscriptionParameters
+		want   want
 	}{
-		"NothingSet":          {want: map[string]string{}},
-		"JSONFormattingOnly":  {p: v1alpha1.SubscriptionParameters{FilterPolicy: aws.String(`{ "c": ["d"], "a": ["b"] }`)}, want: map[string]string{}},
-		"JSONChanged":         {p: v1alpha1.SubscriptionParameters{FilterPolicy: aws.String(`{"a":["x"]}`)}, want: map[string]string{"FilterPolicy": `{"a":["x"]}`}},
-		"StringChanged":       {p: v1alpha1.SubscriptionParameters{RawMessageDelivery: aws.String("true")}, want: map[string]string{"RawMessageDelivery": "true"}},
-		"NewAttribute":        {p: v1alpha1.SubscriptionParameters{RedrivePolicy: aws.String(`{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:dlq"}`)}, want: map[string]string{"RedrivePolicy": `{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:dlq"}`}},
-		"ScopeAlreadyDefault": {p: v1alpha1.SubscriptionParameters{FilterPolicyScope: aws.String("MessageAttributes")}, want: map[string]string{}},
+		"NothingSet":         {reason: "Attributes the spec leaves out are SNS's.", want: want{set: map[string]string{}}},
+		"JSONFormattingOnly": {reason: "A policy that differs only in formatting and key order is no drift.", p: v1alpha1.SubscriptionParameters{FilterPolicy: aws.String(`{ "c": ["d"], "a": ["b"] }`)}, want: want{set: map[string]string{}}},
+		"JSONNormalisedBySNS": {
+			reason: "SNS stores a delivery policy with null members and guaranteed:false added: no drift.",
+			p:      v1alpha1.SubscriptionParameters{DeliveryPolicy: aws.String(`{"healthyRetryPolicy":{"numRetries":5}}`)},
+			want:   want{set: map[string]string{}},
+		},
+		"JSONChanged": {
+			reason: "A changed policy is set again, named by its spec path.",
+			p:      v1alpha1.SubscriptionParameters{FilterPolicy: aws.String(`{"a":["x"]}`)},
+			want:   want{paths: []string{"spec.forProvider.filterPolicy"}, set: map[string]string{"FilterPolicy": `{"a":["x"]}`}},
+		},
+		"StringChanged": {
+			reason: "A changed string attribute is set again.",
+			p:      v1alpha1.SubscriptionParameters{RawMessageDelivery: aws.String("true")},
+			want:   want{paths: []string{"spec.forProvider.rawMessageDelivery"}, set: map[string]string{"RawMessageDelivery": "true"}},
+		},
+		"NewAttribute": {
+			reason: "An attribute SNS lacks is set.",
+			p:      v1alpha1.SubscriptionParameters{RedrivePolicy: aws.String(`{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:dlq"}`)},
+			want: want{paths: []string{"spec.forProvider.redrivePolicy"},
+				set: map[string]string{"RedrivePolicy": `{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:dlq"}`}},
+		},
+		"ScopeAlreadyDefault": {reason: "SNS's default scope is no drift.", p: v1alpha1.SubscriptionParameters{FilterPolicyScope: aws.String("MessageAttributes")}, want: want{set: map[string]string{}}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, AttributeUpdates(&tc.p, observed)); diff != "" {
-				t.Errorf("-want, +got:\n%s", diff)
+			paths, set := AttributeUpdates(&tc.p, observed)
+			if diff := cmp.Diff(tc.want, want{paths: paths, set: set}, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}

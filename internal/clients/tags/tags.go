@@ -14,17 +14,32 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package tags converts the provider's tag shapes to one form and computes
-// what to add and remove to make AWS's tags match the spec.
+// Package tags is the one way every kind with tags reconciles them: the
+// spec's tags are set on AWS, and the tags the spec no longer has are removed
+// when the provider set them itself. Tags that someone else set are never
+// touched. The keys the provider set are remembered in an annotation, as
+// kubectl remembers what it applied: AWS cannot tell who set a tag.
 package tags
 
 import (
-	"sort"
+	"context"
+	"encoding/json"
+	"maps"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 )
+
+// AnnotationManagedKeys records, as a JSON list, the tag keys the spec asked
+// for when the provider last set tags: the keys it removes from AWS once the
+// spec drops them.
+const AnnotationManagedKeys = "services.k8s.aws/managed-tag-keys"
+
+// Path is the spec path the tags of every kind are reported under.
+const Path = "spec.forProvider.tags"
 
 // FromList turns the tag list of a spec into a map; a tag without a key is
 // skipped, a tag without a value has the empty value.
@@ -40,41 +55,95 @@ func FromList(list []common.Tag) map[string]string {
 }
 
 // Diff returns the tags to set (new keys and changed values) and the keys to
-// remove so that observed becomes desired.
-func Diff(desired, observed map[string]string) (set map[string]string, remove []string) {
+// remove so that observed holds desired: a key is removed only when the
+// provider manages it (managed) and desired no longer has it.
+func Diff(desired, observed map[string]string, managed []string) (set map[string]string, remove []string) {
 	set = map[string]string{}
 	for k, v := range desired {
 		if ov, ok := observed[k]; !ok || ov != v {
 			set[k] = v
 		}
 	}
-	for k := range observed {
-		if _, ok := desired[k]; !ok {
+	for _, k := range managed {
+		if _, kept := desired[k]; kept {
+			continue
+		}
+		if _, ok := observed[k]; ok {
 			remove = append(remove, k)
 		}
 	}
-	sort.Strings(remove)
-	return set, remove
+	slices.Sort(remove)
+	return set, slices.Compact(remove)
 }
 
-// Equal reports whether two tag maps hold the same tags.
-func Equal(a, b map[string]string) bool {
-	set, remove := Diff(a, b)
-	return len(set) == 0 && len(remove) == 0
+// ManagedKeys returns the tag keys recorded on obj as set by the provider.
+func ManagedKeys(obj metav1.Object) []string {
+	var keys []string
+	if v := obj.GetAnnotations()[AnnotationManagedKeys]; v != "" {
+		// A value that does not parse (edited by hand) manages nothing:
+		// removing too little is safe, removing too much is not.
+		_ = json.Unmarshal([]byte(v), &keys)
+	}
+	return keys
 }
 
-// Apply makes observed tags match desired ones with the service's own calls:
-// remove for the keys to drop, then set for new and changed tags. Each is
-// called only when it has something to do.
-func Apply(desired, observed map[string]string, remove func([]string) error, set func(map[string]string) error) error {
-	toSet, toRemove := Diff(desired, observed)
-	if len(toRemove) > 0 {
-		if err := remove(toRemove); err != nil {
+// Record returns the annotation that records desired's keys as managed, or
+// nil when obj records them already.
+func Record(obj metav1.Object, desired map[string]string) map[string]string {
+	keys := slices.Sorted(maps.Keys(desired))
+	if keys == nil {
+		keys = []string{}
+	}
+	if slices.Equal(keys, ManagedKeys(obj)) && obj.GetAnnotations()[AnnotationManagedKeys] != "" {
+		return nil
+	}
+	b, _ := json.Marshal(keys) // a list of strings always marshals
+	return map[string]string{AnnotationManagedKeys: string(b)}
+}
+
+// A Service is how one AWS service lists, removes and sets the tags of one
+// resource.
+type Service struct {
+	List   func(ctx context.Context) (map[string]string, error)
+	Remove func(ctx context.Context, keys []string) error
+	Set    func(ctx context.Context, tags map[string]string) error
+}
+
+// A Plan is what makes a resource's tags on AWS match the spec.
+type Plan struct {
+	set    map[string]string
+	remove []string
+}
+
+// Observe lists the resource's tags when there is anything to compare (the
+// spec has tags, or the provider set some before) and plans the change.
+// Without either it makes no call.
+func Observe(ctx context.Context, obj metav1.Object, desired map[string]string, s Service) (Plan, error) {
+	managed := ManagedKeys(obj)
+	if len(desired) == 0 && len(managed) == 0 {
+		return Plan{}, nil
+	}
+	observed, err := s.List(ctx)
+	if err != nil {
+		return Plan{}, err
+	}
+	set, remove := Diff(desired, observed, managed)
+	return Plan{set: set, remove: remove}, nil
+}
+
+// UpToDate reports whether the tags on AWS match the spec.
+func (p Plan) UpToDate() bool { return len(p.set) == 0 && len(p.remove) == 0 }
+
+// Apply removes the keys to drop, then sets new and changed tags; each call
+// is made only when it has something to do.
+func (p Plan) Apply(ctx context.Context, s Service) error {
+	if len(p.remove) > 0 {
+		if err := s.Remove(ctx, p.remove); err != nil {
 			return err
 		}
 	}
-	if len(toSet) > 0 {
-		return set(toSet)
+	if len(p.set) > 0 {
+		return s.Set(ctx, p.set)
 	}
 	return nil
 }

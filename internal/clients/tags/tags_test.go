@@ -17,6 +17,7 @@ limitations under the License.
 package tags
 
 import (
+	"context"
 	"errors"
 	"maps"
 	"slices"
@@ -25,6 +26,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 )
@@ -42,47 +44,117 @@ func TestDiff(t *testing.T) {
 		remove []string
 	}
 	cases := map[string]struct {
+		reason            string
 		desired, observed map[string]string
+		managed           []string
 		want              want
 	}{
-		"Same":    {desired: map[string]string{"a": "1"}, observed: map[string]string{"a": "1"}, want: want{set: map[string]string{}}},
-		"Add":     {desired: map[string]string{"a": "1", "b": "2"}, observed: map[string]string{"a": "1"}, want: want{set: map[string]string{"b": "2"}}},
-		"Change":  {desired: map[string]string{"a": "2"}, observed: map[string]string{"a": "1"}, want: want{set: map[string]string{"a": "2"}}},
-		"Remove":  {desired: map[string]string{}, observed: map[string]string{"b": "1", "a": "1"}, want: want{set: map[string]string{}, remove: []string{"a", "b"}}},
-		"NilBoth": {want: want{set: map[string]string{}}},
+		"Same":   {reason: "Equal tags need nothing.", desired: map[string]string{"a": "1"}, observed: map[string]string{"a": "1"}, managed: []string{"a"}, want: want{set: map[string]string{}}},
+		"Add":    {reason: "A new key is set.", desired: map[string]string{"a": "1", "b": "2"}, observed: map[string]string{"a": "1"}, want: want{set: map[string]string{"b": "2"}}},
+		"Change": {reason: "A changed value is set.", desired: map[string]string{"a": "2"}, observed: map[string]string{"a": "1"}, want: want{set: map[string]string{"a": "2"}}},
+		"RemoveManaged": {
+			reason:  "Keys the provider set and the spec dropped are removed.",
+			desired: map[string]string{}, observed: map[string]string{"b": "1", "a": "1"}, managed: []string{"b", "a"},
+			want: want{set: map[string]string{}, remove: []string{"a", "b"}},
+		},
+		"KeepOthers": {
+			reason:  "Tags someone else set are never removed.",
+			desired: map[string]string{"a": "1"}, observed: map[string]string{"a": "1", "owner": "billing", "aws:cloudformation:stack-name": "s"}, managed: []string{"a"},
+			want: want{set: map[string]string{}},
+		},
+		"ManagedGoneFromAWS": {
+			reason:  "A managed key that AWS no longer has is not removed again.",
+			desired: map[string]string{}, observed: map[string]string{}, managed: []string{"a"},
+			want: want{set: map[string]string{}},
+		},
+		"NilBoth": {reason: "Nothing needs nothing.", want: want{set: map[string]string{}}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			set, remove := Diff(tc.desired, tc.observed)
+			set, remove := Diff(tc.desired, tc.observed, tc.managed)
 			if diff := cmp.Diff(tc.want, want{set: set, remove: remove}, cmp.AllowUnexported(want{})); diff != "" {
-				t.Errorf("-want, +got:\n%s", diff)
-			}
-			if Equal(tc.desired, tc.observed) != (len(set) == 0 && len(remove) == 0) {
-				t.Error("Equal disagrees with Diff")
+				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}
 }
 
-func TestApply(t *testing.T) {
-	var calls []string
-	remove := func(keys []string) error { calls = append(calls, "remove "+strings.Join(keys, ",")); return nil }
-	set := func(m map[string]string) error {
-		calls = append(calls, "set "+strings.Join(slices.Sorted(maps.Keys(m)), ","))
-		return nil
+func object(managed string) *metav1.ObjectMeta {
+	o := &metav1.ObjectMeta{}
+	if managed != "" {
+		o.Annotations = map[string]string{AnnotationManagedKeys: managed}
 	}
-	if err := Apply(map[string]string{"a": "1", "c": "3"}, map[string]string{"a": "0", "b": "2"}, remove, set); err != nil {
+	return o
+}
+
+func TestRecord(t *testing.T) {
+	cases := map[string]struct {
+		reason  string
+		obj     *metav1.ObjectMeta
+		desired map[string]string
+		want    map[string]string
+	}{
+		"First":     {reason: "Keys are recorded sorted.", obj: object(""), desired: map[string]string{"b": "", "a": ""}, want: map[string]string{AnnotationManagedKeys: `["a","b"]`}},
+		"Unchanged": {reason: "Keys recorded already are not recorded again.", obj: object(`["a","b"]`), desired: map[string]string{"b": "", "a": ""}},
+		"None":      {reason: "A spec without tags records that it manages none.", obj: object(`["a"]`), want: map[string]string{AnnotationManagedKeys: `[]`}},
+		"NoneAgain": {reason: "...once.", obj: object(`[]`)},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, Record(tc.obj, tc.desired)); diff != "" {
+				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestManagedKeysIgnoresGarbage(t *testing.T) {
+	if got := ManagedKeys(object("a,b")); got != nil {
+		t.Errorf("an annotation that does not parse manages %v; want nothing", got)
+	}
+}
+
+func TestPlan(t *testing.T) {
+	var calls []string
+	svc := func(observed map[string]string) Service {
+		return Service{
+			List: func(context.Context) (map[string]string, error) { calls = append(calls, "list"); return observed, nil },
+			Remove: func(_ context.Context, keys []string) error {
+				calls = append(calls, "remove "+strings.Join(keys, ","))
+				return nil
+			},
+			Set: func(_ context.Context, m map[string]string) error {
+				calls = append(calls, "set "+strings.Join(slices.Sorted(maps.Keys(m)), ","))
+				return nil
+			},
+		}
+	}
+	ctx := context.Background()
+
+	p, err := Observe(ctx, object(""), nil, svc(map[string]string{"x": "1"}))
+	if err != nil || !p.UpToDate() || calls != nil {
+		t.Fatalf("no tags in the spec and none managed: want no call and up to date, got calls %v, up to date %v (%v)", calls, p.UpToDate(), err)
+	}
+
+	p, err = Observe(ctx, object(`["a","b"]`), map[string]string{"a": "1", "c": "3"}, svc(map[string]string{"a": "0", "b": "2", "x": "1"}))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{"remove b", "set a,c"}, calls); diff != "" {
+	if p.UpToDate() {
+		t.Error("differing tags reported up to date")
+	}
+	if err := p.Apply(ctx, svc(nil)); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"list", "remove b", "set a,c"}, calls); diff != "" {
 		t.Errorf("-want, +got:\n%s", diff)
 	}
-	calls = nil
-	if err := Apply(map[string]string{"a": "1"}, map[string]string{"a": "1"}, remove, set); err != nil || calls != nil {
-		t.Errorf("equal tags made calls %v (%v)", calls, err)
-	}
+
 	boom := errors.New("denied")
-	if err := Apply(map[string]string{}, map[string]string{"a": "1"}, func([]string) error { return boom }, set); !errors.Is(err, boom) {
+	failing := svc(nil)
+	failing.Remove = func(context.Context, []string) error { return boom }
+	p, _ = Observe(ctx, object(`["a"]`), nil, svc(map[string]string{"a": "1"}))
+	if err := p.Apply(ctx, failing); !errors.Is(err, boom) {
 		t.Errorf("the remove error was lost: %v", err)
 	}
 }

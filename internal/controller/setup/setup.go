@@ -33,6 +33,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/alreadyexists"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/connect"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
@@ -102,7 +103,10 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, sess
 			// the record of its result so never strands a resource.
 			managed.WithDeterministicExternalName(true),
 		)...)
-	return managedoptions.Register(mgr, name, o, k.Object, r, k.Recorded, k.Watches...)
+	// Every kind may record the tag keys it manages; the record is no
+	// change of the desired state.
+	recorded := append([]string{tags.AnnotationManagedKeys}, k.Recorded...)
+	return managedoptions.Register(mgr, name, o, k.Object, r, recorded, k.Watches...)
 }
 
 // observed records every observation of a resource in AWS, for the achieved

@@ -69,7 +69,7 @@ import (
 	notificationv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
-	snsclient "github.com/cloudkinds/provider-aws-services/internal/clients/sns"
+	"github.com/cloudkinds/provider-aws-services/internal/diff"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 	"github.com/cloudkinds/provider-aws-services/test/workload"
 )
@@ -224,7 +224,7 @@ func (c awsClients) version(ctx context.Context, mg resource.Managed) (string, e
 			return "", err
 		}
 		for _, v := range []string{before, after} {
-			if snsclient.JSONEqual(out.Attributes["FilterPolicy"], workload.FilterPolicy(v)) {
+			if diff.JSONEqual(out.Attributes["FilterPolicy"], workload.FilterPolicy(v)) {
 				return v, nil
 			}
 		}

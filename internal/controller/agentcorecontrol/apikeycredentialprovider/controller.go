@@ -20,6 +20,7 @@ package apikeycredentialprovider
 
 import (
 	"context"
+	"maps"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -97,7 +98,7 @@ type external struct {
 	arn          string
 	apiKey       []byte            // the key to send, when it changed
 	apiKeyRecord map[string]string // what records it as sent
-	observedTags map[string]string
+	tags         tags.Plan
 }
 
 // apiKeySent names the annotations that record the key last sent.
@@ -129,20 +130,13 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.APIKeyCredentialPro
 		return managed.ExternalObservation{}, err
 	}
 	if e.apiKey != nil {
-		diffs = append(diffs, "apiKey")
+		diffs = append(diffs, apiKeyField)
 	}
-	if len(mg.Spec.ForProvider.Tags) > 0 {
-		t, err := e.client.ListTagsForResource(ctx, &bedrockagentcorecontrol.ListTagsForResourceInput{ResourceArn: out.CredentialProviderArn})
-		if err != nil {
-			return managed.ExternalObservation{}, awserrors.Wrap(err, errListTags)
-		}
-		e.observedTags = t.Tags
-		if e.observedTags == nil {
-			e.observedTags = map[string]string{}
-		}
-		if !tags.Equal(mg.Spec.ForProvider.Tags, e.observedTags) {
-			diffs = append(diffs, "tags")
-		}
+	if e.tags, err = tags.Observe(ctx, mg, mg.Spec.ForProvider.Tags, e.tagService()); err != nil {
+		return managed.ExternalObservation{}, err
+	}
+	if !e.tags.UpToDate() {
+		diffs = append(diffs, tags.Path)
 	}
 	mg.Status.AtProvider.ACKResourceMetadata = metadata.WithPartition(e.session, metadata.VerifiedARN(mg, metadata.Plain(previous), e.arn, len(diffs) == 0))
 	return managed.ExternalObservation{
@@ -168,6 +162,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 	if out.ApiKeySecretArn != nil {
 		cd[ac.ConnectionSecretARN] = []byte(aws.ToString(out.ApiKeySecretArn.SecretArn))
 	}
+	maps.Copy(record, tags.Record(mg, mg.Spec.ForProvider.Tags))
 	return managed.ExternalCreation{ConnectionDetails: cd},
 		persist.Annotations(ctx, e.kube, mg, record)
 }
@@ -182,18 +177,34 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 			return managed.ExternalUpdate{}, err
 		}
 	}
-	if e.observedTags == nil {
-		return managed.ExternalUpdate{}, nil
+	if err := e.tags.Apply(ctx, e.tagService()); err != nil {
+		return managed.ExternalUpdate{}, err
 	}
-	return managed.ExternalUpdate{}, tags.Apply(mg.Spec.ForProvider.Tags, e.observedTags,
-		func(keys []string) error {
-			_, err := e.client.UntagResource(ctx, &bedrockagentcorecontrol.UntagResourceInput{ResourceArn: aws.String(e.arn), TagKeys: keys})
+	if rec := tags.Record(mg, mg.Spec.ForProvider.Tags); rec != nil {
+		return managed.ExternalUpdate{}, persist.Annotations(ctx, e.kube, mg, rec)
+	}
+	return managed.ExternalUpdate{}, nil
+}
+
+// tagService is how AgentCore lists, removes and sets the provider's tags.
+func (e *external) tagService() tags.Service {
+	return tags.Service{
+		List: func(ctx context.Context) (map[string]string, error) {
+			out, err := e.client.ListTagsForResource(ctx, &bedrockagentcorecontrol.ListTagsForResourceInput{ResourceArn: aws.String(e.arn)})
+			if err != nil {
+				return nil, awserrors.Wrap(err, errListTags)
+			}
+			return out.Tags, nil
+		},
+		Remove: func(ctx context.Context, keys []string) error {
+			_, err := e.client.UntagResource(ctx, ac.UntagInput(e.arn, keys))
 			return awserrors.Wrap(err, errUntag)
 		},
-		func(set map[string]string) error {
-			_, err := e.client.TagResource(ctx, &bedrockagentcorecontrol.TagResourceInput{ResourceArn: aws.String(e.arn), Tags: set})
+		Set: func(ctx context.Context, set map[string]string) error {
+			_, err := e.client.TagResource(ctx, ac.TagInput(e.arn, set))
 			return awserrors.Wrap(err, errTag)
-		})
+		},
+	}
 }
 
 // Delete deletes the credential provider and, with it, the stored key.

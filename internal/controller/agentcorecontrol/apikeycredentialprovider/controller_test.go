@@ -102,7 +102,7 @@ func TestCreateThenRotate(t *testing.T) {
 	sec.Data["apiKey"] = []byte("rotated")
 	_ = e.kube.Update(context.Background(), sec)
 	obs, err = e.Observe(context.Background(), mg)
-	if err != nil || obs.ResourceUpToDate || obs.Diff != "apiKey" {
+	if err != nil || obs.ResourceUpToDate || obs.Diff != "spec.forProvider.apiKey" {
 		t.Fatalf("after rotation: %+v %v", obs, err)
 	}
 	if _, err := e.Update(context.Background(), mg); err != nil {

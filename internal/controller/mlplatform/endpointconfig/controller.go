@@ -38,6 +38,7 @@ import (
 	sm "github.com/cloudkinds/provider-aws-services/internal/clients/sagemaker"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
+	"github.com/cloudkinds/provider-aws-services/internal/persist"
 )
 
 const (
@@ -57,8 +58,8 @@ func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) er
 		Object:           &v1alpha1.EndpointConfig{},
 		List:             &v1alpha1.EndpointConfigList{},
 		Region:           func(mg *v1alpha1.EndpointConfig) *string { return mg.Spec.ForProvider.Region },
-		External: func(_ client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.EndpointConfig] {
-			return &external{client: awsconfig.ClientFor(s, sagemaker.NewFromConfig), session: s}
+		External: func(kube client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.EndpointConfig] {
+			return &external{client: awsconfig.ClientFor(s, sagemaker.NewFromConfig), kube: kube, session: s}
 		},
 		NameField:     "spec.forProvider.endpointConfigName",
 		Name:          func(mg *v1alpha1.EndpointConfig) string { return mg.Spec.ForProvider.EndpointConfigName },
@@ -69,11 +70,12 @@ func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) er
 
 type external struct {
 	client  sm.API
+	kube    client.Client
 	session *awsconfig.Session
 
-	arn          string
-	bodyDiff     []string
-	observedTags map[string]string
+	arn      string
+	bodyDiff []string
+	tags     tags.Plan
 }
 
 // Observe describes the endpoint configuration and, when the spec manages
@@ -90,15 +92,11 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.EndpointConfig) (ma
 	p := &mg.Spec.ForProvider
 	e.bodyDiff = sm.BodyDiff(p, d)
 	diffs := append([]string{}, e.bodyDiff...)
-	if len(p.Tags) > 0 {
-		out, err := e.client.ListTags(ctx, &sagemaker.ListTagsInput{ResourceArn: d.EndpointConfigArn})
-		if err != nil {
-			return managed.ExternalObservation{}, awserrors.Wrap(err, errListTags)
-		}
-		e.observedTags = sm.TagMap(out.Tags)
-		if !tags.Equal(tags.FromList(p.Tags), e.observedTags) {
-			diffs = append(diffs, "tags")
-		}
+	if e.tags, err = tags.Observe(ctx, mg, tags.FromList(p.Tags), e.tagService()); err != nil {
+		return managed.ExternalObservation{}, err
+	}
+	if !e.tags.UpToDate() {
+		diffs = append(diffs, tags.Path)
 	}
 	previous := mg.Status.AtProvider.ACKResourceMetadata
 	mg.Status.AtProvider.ACKResourceMetadata = metadata.For(e.session, metadata.VerifiedARN(mg, previous, e.arn, len(e.bodyDiff) == 0))
@@ -116,23 +114,20 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.EndpointConfig) (man
 	if _, err := e.client.CreateEndpointConfig(ctx, sm.CreateInput(&mg.Spec.ForProvider)); err != nil {
 		return managed.ExternalCreation{}, awserrors.Wrap(err, errCreate)
 	}
+	if rec := tags.Record(mg, tags.FromList(mg.Spec.ForProvider.Tags)); rec != nil {
+		return managed.ExternalCreation{}, persist.Annotations(ctx, e.kube, mg, rec)
+	}
 	return managed.ExternalCreation{}, nil
 }
 
 // Update changes the tags, the only part SageMaker can change. A body that
 // differs was replaced outside Kubernetes, and is reported as an error.
 func (e *external) Update(ctx context.Context, mg *v1alpha1.EndpointConfig) (managed.ExternalUpdate, error) {
-	if e.observedTags != nil {
-		err := tags.Apply(tags.FromList(mg.Spec.ForProvider.Tags), e.observedTags,
-			func(keys []string) error {
-				_, err := e.client.DeleteTags(ctx, &sagemaker.DeleteTagsInput{ResourceArn: aws.String(e.arn), TagKeys: keys})
-				return awserrors.Wrap(err, errDelTags)
-			},
-			func(set map[string]string) error {
-				_, err := e.client.AddTags(ctx, &sagemaker.AddTagsInput{ResourceArn: aws.String(e.arn), Tags: sm.Tags(set)})
-				return awserrors.Wrap(err, errAddTags)
-			})
-		if err != nil {
+	if err := e.tags.Apply(ctx, e.tagService()); err != nil {
+		return managed.ExternalUpdate{}, err
+	}
+	if rec := tags.Record(mg, tags.FromList(mg.Spec.ForProvider.Tags)); rec != nil {
+		if err := persist.Annotations(ctx, e.kube, mg, rec); err != nil {
 			return managed.ExternalUpdate{}, err
 		}
 	}
@@ -140,6 +135,28 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.EndpointConfig) (man
 		return managed.ExternalUpdate{}, errors.Errorf(errReplaced, strings.Join(e.bodyDiff, ", "))
 	}
 	return managed.ExternalUpdate{}, nil
+}
+
+// tagService is how SageMaker lists, removes and sets the configuration's
+// tags.
+func (e *external) tagService() tags.Service {
+	return tags.Service{
+		List: func(ctx context.Context) (map[string]string, error) {
+			out, err := e.client.ListTags(ctx, &sagemaker.ListTagsInput{ResourceArn: aws.String(e.arn)})
+			if err != nil {
+				return nil, awserrors.Wrap(err, errListTags)
+			}
+			return sm.TagMap(out.Tags), nil
+		},
+		Remove: func(ctx context.Context, keys []string) error {
+			_, err := e.client.DeleteTags(ctx, sm.UntagInput(e.arn, keys))
+			return awserrors.Wrap(err, errDelTags)
+		},
+		Set: func(ctx context.Context, set map[string]string) error {
+			_, err := e.client.AddTags(ctx, sm.TagInput(e.arn, set))
+			return awserrors.Wrap(err, errAddTags)
+		},
+	}
 }
 
 // Delete deletes the endpoint configuration.

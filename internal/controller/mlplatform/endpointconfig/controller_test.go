@@ -26,6 +26,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker/types"
 	"github.com/aws/smithy-go"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
@@ -61,6 +63,8 @@ func (f *fakeSageMaker) AddTags(context.Context, *sagemaker.AddTagsInput, ...fun
 
 func configMR() *v1alpha1.EndpointConfig {
 	mg := &v1alpha1.EndpointConfig{}
+	mg.SetName("cfg")
+	mg.SetNamespace("ml")
 	meta.SetExternalName(mg, "cfg")
 	mg.Spec.ForProvider = v1alpha1.EndpointConfigParameters{EndpointConfigName: "cfg",
 		ProductionVariants: []v1alpha1.ProductionVariant{{VariantName: aws.String("primary"), ModelName: aws.String("m"), InstanceType: aws.String("ml.m5.large")}},
@@ -87,7 +91,7 @@ func TestCreateRefusesLocalStorageWithoutCallingAWS(t *testing.T) {
 	mg.Spec.ForProvider.KMSKeyID = aws.String("alias/k")
 	mg.Spec.ForProvider.ProductionVariants[0].InstanceType = aws.String("ml.c5d.xlarge")
 	f := &fakeSageMaker{}
-	_, err := (&external{client: f, session: session}).Create(context.Background(), mg)
+	_, err := withKube(&external{client: f, session: session}, mg).Create(context.Background(), mg)
 	if err == nil || !strings.Contains(err.Error(), "spec.forProvider.kmsKeyID") || len(f.calls) != 0 {
 		t.Errorf("err %v, calls %v", err, f.calls)
 	}
@@ -99,9 +103,9 @@ func TestReplacedBodyIsReportedAfterTheTags(t *testing.T) {
 		EndpointConfigArn:  aws.String("arn:aws:sagemaker:us-east-1:000000000000:endpoint-config/cfg"),
 		ProductionVariants: []types.ProductionVariant{{VariantName: aws.String("primary"), ModelName: aws.String("m"), InstanceType: types.ProductionVariantInstanceTypeMlC5Large}},
 	}}
-	e := &external{client: f, session: session}
+	e := withKube(&external{client: f, session: session}, mg)
 	obs, err := e.Observe(context.Background(), mg)
-	if err != nil || obs.ResourceUpToDate || !strings.Contains(obs.Diff, "ProductionVariants[0].InstanceType") || !strings.Contains(obs.Diff, "tags") {
+	if err != nil || obs.ResourceUpToDate || !strings.Contains(obs.Diff, "spec.forProvider.productionVariants[0].instanceType") || !strings.Contains(obs.Diff, "spec.forProvider.tags") {
 		t.Fatalf("observation %+v, err %v", obs, err)
 	}
 	if md := mg.Status.AtProvider.ACKResourceMetadata; md == nil || md.ARN != nil {
@@ -111,4 +115,13 @@ func TestReplacedBodyIsReportedAfterTheTags(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "cannot change an endpoint configuration in place") || len(f.calls) != 1 || f.calls[0] != "AddTags" {
 		t.Errorf("err %v, calls %v", err, f.calls)
 	}
+}
+
+// withKube gives e an API server fake that holds mg, for the annotations
+// that record the tag keys the provider manages.
+func withKube(e *external, mg *v1alpha1.EndpointConfig) *external {
+	s := runtime.NewScheme()
+	_ = v1alpha1.AddToScheme(s)
+	e.kube = fake.NewClientBuilder().WithScheme(s).WithObjects(mg).Build()
+	return e
 }

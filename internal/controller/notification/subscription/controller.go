@@ -123,13 +123,14 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (mana
 		return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ResourceLateInitialized: lateInitialized}, nil
 	}
 	mg.SetConditions(xpv2.Available())
-	e.updates = snsclient.AttributeUpdates(p, attrs)
+	var diffs []string
+	diffs, e.updates = snsclient.AttributeUpdates(p, attrs)
 	mg.Status.AtProvider.ACKResourceMetadata = metadata.WithPartition(e.session, arn)
 	return managed.ExternalObservation{
 		ResourceExists:          true,
-		ResourceUpToDate:        len(e.updates) == 0,
+		ResourceUpToDate:        len(diffs) == 0,
 		ResourceLateInitialized: lateInitialized,
-		Diff:                    strings.Join(slices.Sorted(maps.Keys(e.updates)), ", "),
+		Diff:                    strings.Join(diffs, ", "),
 	}, nil
 }
 

@@ -57,6 +57,8 @@ const (
 	errUntag      = "cannot untag delivery stream"
 	errEncryption = "cannot change the server-side encryption of delivery stream"
 
+	errOtherDestination = "delivery stream %q (the crossplane.io/external-name annotation) delivers to %s, not to an HTTP endpoint; a DeliveryStream manages only streams with an HTTP endpoint destination: set the annotation to such a stream, or remove it to create one"
+
 	accessKeyField = "spec.forProvider.httpEndpointDestinationConfiguration.endpointConfiguration.accessKey"
 
 	// AnnotationAccessKeyFingerprint records a keyed hash of the access key
@@ -119,7 +121,7 @@ type external struct {
 	accessKey          []byte            // the key to send, when it changed
 	accessKeyRecord    map[string]string // what records it as sent
 	encryption         fh.EncryptionAction
-	observedTags       map[string]string
+	tags               tags.Plan
 }
 
 // Observe describes the stream and, when the spec manages tags, lists them.
@@ -134,6 +136,14 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.DeliveryStream) (ma
 	}
 	d := out.DeliveryStreamDescription
 	e.described = d
+	if fh.HTTPDestination(d) == nil && len(d.Destinations) > 0 {
+		// A stream of another destination type was never this object's: it is
+		// neither verified nor deleted with it.
+		if meta.WasDeleted(mg) {
+			return managed.ExternalObservation{ResourceExists: false}, nil
+		}
+		return managed.ExternalObservation{}, errors.Errorf(errOtherDestination, name, fh.DestinationKind(d))
+	}
 
 	previous := mg.Status.AtProvider
 	mg.Status.AtProvider = fh.Observation(d)
@@ -167,33 +177,52 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.DeliveryStream) (ma
 	}, nil
 }
 
-// diff lists what differs between the spec and AWS.
+// diff lists the spec paths that differ between the spec and AWS.
 func (e *external) diff(ctx context.Context, mg *v1alpha1.DeliveryStream, d *types.DeliveryStreamDescription) ([]string, error) {
 	p := &mg.Spec.ForProvider
-	diffs := fh.DestinationDiff(p, fh.HTTPDestination(d), mg.GetAnnotations()[AnnotationBufferingHintsSent])
+	diffs := fh.DestinationDiff(p, d, mg.GetAnnotations()[AnnotationBufferingHintsSent])
 	e.destinationChanged = len(diffs) > 0
 	if err := e.readChangedAccessKey(ctx, mg); err != nil {
 		return nil, err
 	}
 	if e.accessKey != nil {
-		diffs = append(diffs, "httpEndpointDestinationConfiguration.endpointConfiguration.accessKey")
+		diffs = append(diffs, fh.AccessKeyPath)
 	}
 	if e.encryption = fh.Encryption(p.DeliveryStreamEncryptionConfiguration, d.DeliveryStreamEncryptionConfiguration); e.encryption != fh.EncryptionNone {
-		diffs = append(diffs, "deliveryStreamEncryptionConfiguration")
+		diffs = append(diffs, fh.EncryptionPath)
 	}
-	// Tags are read only when the spec manages them: DescribeDeliveryStream
-	// does not return them.
-	if len(p.Tags) > 0 {
-		out, err := e.client.ListTagsForDeliveryStream(ctx, &firehose.ListTagsForDeliveryStreamInput{DeliveryStreamName: d.DeliveryStreamName})
-		if err != nil {
-			return nil, awserrors.Wrap(err, errListTags)
-		}
-		e.observedTags = fh.TagMap(out.Tags)
-		if !tags.Equal(tags.FromList(p.Tags), e.observedTags) {
-			diffs = append(diffs, "tags")
-		}
+	// DescribeDeliveryStream does not return tags: they are listed only when
+	// there are tags to compare.
+	var err error
+	e.tags, err = tags.Observe(ctx, mg, tags.FromList(p.Tags), e.tagService(d.DeliveryStreamName))
+	if err != nil {
+		return nil, err
+	}
+	if !e.tags.UpToDate() {
+		diffs = append(diffs, tags.Path)
 	}
 	return diffs, nil
+}
+
+// tagService is how Firehose lists, removes and sets a stream's tags.
+func (e *external) tagService(name *string) tags.Service {
+	return tags.Service{
+		List: func(ctx context.Context) (map[string]string, error) {
+			out, err := e.client.ListTagsForDeliveryStream(ctx, &firehose.ListTagsForDeliveryStreamInput{DeliveryStreamName: name})
+			if err != nil {
+				return nil, awserrors.Wrap(err, errListTags)
+			}
+			return fh.TagMap(out.Tags), nil
+		},
+		Remove: func(ctx context.Context, keys []string) error {
+			_, err := e.client.UntagDeliveryStream(ctx, fh.UntagInput(aws.ToString(name), keys))
+			return awserrors.Wrap(err, errUntag)
+		},
+		Set: func(ctx context.Context, set map[string]string) error {
+			_, err := e.client.TagDeliveryStream(ctx, fh.TagInput(aws.ToString(name), set))
+			return awserrors.Wrap(err, errTag)
+		},
+	}
 }
 
 // accessKeySent names the annotations that record the access key last sent.
@@ -231,6 +260,7 @@ func (e *external) setMetadata(mg *v1alpha1.DeliveryStream, d *types.DeliveryStr
 func (e *external) Create(ctx context.Context, mg *v1alpha1.DeliveryStream) (managed.ExternalCreation, error) {
 	var accessKey *string
 	sent := map[string]string{AnnotationBufferingHintsSent: fh.BufferingHintsSent(&mg.Spec.ForProvider)}
+	maps.Copy(sent, tags.Record(mg, tags.FromList(mg.Spec.ForProvider.Tags)))
 	if ref := accessKeyRef(mg); ref != nil {
 		key, record, err := e.secrets.ToSend(ctx, mg, accessKeyField, ref, accessKeySent)
 		if err != nil {
@@ -271,29 +301,23 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.DeliveryStream) (man
 
 	switch e.encryption {
 	case fh.EncryptionStart:
-		in := &firehose.StartDeliveryStreamEncryptionInput{DeliveryStreamName: d.DeliveryStreamName, DeliveryStreamEncryptionConfigurationInput: fh.EncryptionInput(p.DeliveryStreamEncryptionConfiguration)}
-		if _, err := e.client.StartDeliveryStreamEncryption(ctx, in); err != nil {
+		if _, err := e.client.StartDeliveryStreamEncryption(ctx, fh.StartEncryptionInput(p)); err != nil {
 			return managed.ExternalUpdate{}, awserrors.Wrap(err, errEncryption)
 		}
 	case fh.EncryptionStop:
-		if _, err := e.client.StopDeliveryStreamEncryption(ctx, &firehose.StopDeliveryStreamEncryptionInput{DeliveryStreamName: d.DeliveryStreamName}); err != nil {
+		if _, err := e.client.StopDeliveryStreamEncryption(ctx, fh.StopEncryptionInput(p)); err != nil {
 			return managed.ExternalUpdate{}, awserrors.Wrap(err, errEncryption)
 		}
 	case fh.EncryptionNone:
 	}
 
-	if e.observedTags == nil {
-		return managed.ExternalUpdate{}, nil
+	if err := e.tags.Apply(ctx, e.tagService(d.DeliveryStreamName)); err != nil {
+		return managed.ExternalUpdate{}, err
 	}
-	return managed.ExternalUpdate{}, tags.Apply(tags.FromList(p.Tags), e.observedTags,
-		func(keys []string) error {
-			_, err := e.client.UntagDeliveryStream(ctx, &firehose.UntagDeliveryStreamInput{DeliveryStreamName: d.DeliveryStreamName, TagKeys: keys})
-			return awserrors.Wrap(err, errUntag)
-		},
-		func(set map[string]string) error {
-			_, err := e.client.TagDeliveryStream(ctx, &firehose.TagDeliveryStreamInput{DeliveryStreamName: d.DeliveryStreamName, Tags: fh.TagsToAdd(set)})
-			return awserrors.Wrap(err, errTag)
-		})
+	if rec := tags.Record(mg, tags.FromList(p.Tags)); rec != nil {
+		return managed.ExternalUpdate{}, persist.Annotations(ctx, e.kube, mg, rec)
+	}
+	return managed.ExternalUpdate{}, nil
 }
 
 // Delete deletes the stream, unless AWS is deleting it already. A stream in

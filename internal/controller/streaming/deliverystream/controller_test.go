@@ -170,7 +170,7 @@ func TestObserve(t *testing.T) {
 				return stream("ACTIVE"), nil
 			},
 			want: want{obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: false,
-				Diff: "httpEndpointDestinationConfiguration.endpointConfiguration.accessKey"}, ready: xpv2.Available(), statusSet: true},
+				Diff: "spec.forProvider.httpEndpointDestinationConfiguration.endpointConfiguration.accessKey"}, ready: xpv2.Available(), statusSet: true},
 		},
 		"EncryptionFailureShownNotRetried": {
 			describe: func(*firehose.DescribeDeliveryStreamInput) (*firehose.DescribeDeliveryStreamOutput, error) {
