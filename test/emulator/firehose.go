@@ -519,8 +519,8 @@ func (s *Server) describeDeliveryStream(req *request) (any, *apiError) {
 		"CreateTimestamp":                       epoch(d.created),
 		"LastUpdateTimestamp":                   epoch(d.updated),
 		"DeliveryStreamEncryptionConfiguration": sse,
-		"Destinations": []map[string]any{destination(d.destinationID, dest, d.other)},
-		"HasMoreDestinations": false,
+		"Destinations":                          []map[string]any{destination(d.destinationID, dest, d.other)},
+		"HasMoreDestinations":                   false,
 	}
 	if d.failure != nil {
 		desc["FailureDescription"] = d.failure

@@ -209,7 +209,7 @@ func (s *Server) subscribe(req *request, form url.Values) (any, *apiError) {
 		// LocalStack's test_sns.snapshot.json, test_subscribe_sqs_queue and
 		// test_subscribe_sms_endpoint).
 		authenticated: !confirmationProtocols[protocol],
-		token: fmt.Sprintf("token-%d", s.seq),
+		token:         fmt.Sprintf("token-%d", s.seq),
 	}
 	s.subscriptions[sub.arn] = sub
 	return subscribeResult(sub, returnARN), nil

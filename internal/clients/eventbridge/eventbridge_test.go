@@ -67,7 +67,7 @@ func TestDiff(t *testing.T) {
 			p.RoutingConfig.FailoverConfig.Secondary.Route = aws.String("eu-west-1")
 		}, want: []string{"spec.forProvider.routingConfig.failoverConfig.secondary.route"}},
 		"BusRemoved": {change: func(p *v1alpha1.EndpointParameters) { p.EventBuses = p.EventBuses[:1] }, want: []string{"spec.forProvider.eventBuses"}},
-		"Role": {change: func(p *v1alpha1.EndpointParameters) { p.RoleARN = aws.String("arn:aws:iam::000000000000:role/x") }, want: []string{"spec.forProvider.roleARN"}},
+		"Role":       {change: func(p *v1alpha1.EndpointParameters) { p.RoleARN = aws.String("arn:aws:iam::000000000000:role/x") }, want: []string{"spec.forProvider.roleARN"}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
