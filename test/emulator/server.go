@@ -68,6 +68,7 @@ type Server struct {
 	rng           *rand.Rand
 	invisible     map[string]time.Duration
 	denied        map[string]bool
+	uncounted     map[string]bool // access keys whose calls are not counted
 	hook          func(service, operation string)
 
 	streams          map[string]*deliveryStream
@@ -109,6 +110,7 @@ func New(o Options) *Server {
 		rng:              rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 		invisible:        map[string]time.Duration{},
 		denied:           map[string]bool{},
+		uncounted:        map[string]bool{},
 		streams:          map[string]*deliveryStream{},
 		models:           map[string]*model{},
 		endpointConfigs:  map[string]*endpointConfig{},
@@ -140,6 +142,15 @@ func (s *Server) Allow(accessKeyID, action string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.denied, accessKeyID+"|"+action)
+}
+
+// Uncounted leaves the calls signed with accessKeyID out of Calls and
+// CallsFor: a test changes AWS with them, as someone outside Kubernetes
+// would, and counts only the provider's calls.
+func (s *Server) Uncounted(accessKeyID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.uncounted[accessKeyID] = true
 }
 
 // Calls returns how often each operation was called, keyed "service:Operation".
@@ -293,6 +304,17 @@ func (s *Server) parse(r *http.Request) (*request, protocol, *apiError) {
 	return req, proto, nil
 }
 
+// count counts a call in Calls and CallsFor.
+func (s *Server) count(req *request, name string) {
+	s.calls[name]++
+	if r := resourceOf(req); r != "" {
+		if s.resourceCalls[r] == nil {
+			s.resourceCalls[r] = map[string]int{}
+		}
+		s.resourceCalls[r][name]++
+	}
+}
+
 // fault counts the call and applies the fault of the most specific scope
 // that has one: the operation, else the service, else "*". Counted faults
 // come first; then one draw decides between throttling (ThrottleRate),
@@ -300,12 +322,8 @@ func (s *Server) parse(r *http.Request) (*request, protocol, *apiError) {
 func (s *Server) fault(req *request) *apiError {
 	s.mu.Lock()
 	name := req.service + ":" + req.operation
-	s.calls[name]++
-	if r := resourceOf(req); r != "" {
-		if s.resourceCalls[r] == nil {
-			s.resourceCalls[r] = map[string]int{}
-		}
-		s.resourceCalls[r][name]++
+	if !s.uncounted[req.accessKey] {
+		s.count(req, name)
 	}
 	scope, f := s.faultFor(req.service, name)
 	var latency time.Duration
