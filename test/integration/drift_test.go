@@ -198,8 +198,8 @@ func streamDrift(t *testing.T, s *stack, ns string) (resource.Managed, []string,
 	}
 	cases := []driftCase{
 		{
-			field: "httpEndpointDestinationConfiguration.endpointConfiguration.url",
-			drift: update(&fhtypes.HttpEndpointDestinationUpdate{EndpointConfiguration: &fhtypes.HttpEndpointConfiguration{Url: aws.String("https://elsewhere.example.com/")}}),
+			field:   "httpEndpointDestinationConfiguration.endpointConfiguration.url",
+			drift:   update(&fhtypes.HttpEndpointDestinationUpdate{EndpointConfiguration: &fhtypes.HttpEndpointConfiguration{Url: aws.String("https://elsewhere.example.com/")}}),
 			restore: "firehose:UpdateDestination",
 			restored: holds(func(h *fhtypes.HttpEndpointDestinationDescription) error {
 				if u := aws.ToString(h.EndpointConfiguration.Url); u != "https://collector.example.com/ingest" {
@@ -368,7 +368,9 @@ func endpointDrift(t *testing.T, s *stack, ns string) (resource.Managed, []strin
 		},
 		{
 			field: "routingConfig.failoverConfig.secondary.route", restore: "events:UpdateEndpoint",
-			drift: update(func(in *eventbridge.UpdateEndpointInput) { in.RoutingConfig.FailoverConfig.Secondary.Route = aws.String("eu-west-1") }),
+			drift: update(func(in *eventbridge.UpdateEndpointInput) {
+				in.RoutingConfig.FailoverConfig.Secondary.Route = aws.String("eu-west-1")
+			}),
 			restored: holds(func(d *eventbridge.DescribeEndpointOutput) error {
 				if r := aws.ToString(d.RoutingConfig.FailoverConfig.Secondary.Route); r != "us-west-2" {
 					return fmt.Errorf("route %s", r)
