@@ -18,6 +18,11 @@ limitations under the License.
 package controller
 
 import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -38,12 +43,14 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/controller/streaming/deliverystream"
 )
 
-// kinds are the managed resource kinds, each with the controller that
-// reconciles it.
-var kinds = []struct {
+// A kind is a managed resource kind with the controller that reconciles it.
+type kind struct {
 	gvk   schema.GroupVersionKind
 	setup func(ctrl.Manager, controller.Options, *awsconfig.Cache) error
-}{
+}
+
+// kinds are the provider's managed resource kinds.
+var kinds = []kind{
 	{agentcorecontrolv1alpha1.APIKeyCredentialProviderGroupVersionKind, apikeycredentialprovider.Setup},
 	{streamingv1alpha1.DeliveryStreamGroupVersionKind, deliverystream.Setup},
 	{notificationv1alpha1.SubscriptionGroupVersionKind, subscription.Setup},
@@ -67,14 +74,51 @@ func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) er
 		}
 		return nil
 	}
-	gvks := make([]schema.GroupVersionKind, 0, len(kinds))
-	for _, k := range kinds {
+	failed := &setupFailures{}
+	if err := mgr.AddHealthzCheck("controllers", failed.Check); err != nil {
+		return err
+	}
+	gvks := registerGated(mgr, o, sessions, failed, kinds)
+	return safestart.Setup(mgr, o.Gate, o.Logger, gvks...)
+}
+
+// registerGated sets each kind's controller up once its gate opens. A kind
+// whose setup fails then never reconciles: the failure is logged as an error
+// and fails the health check, so that the pod restarts and tries again, and
+// `kubectl get pods` and the probe's answer show why.
+func registerGated(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache, failed *setupFailures, ks []kind) []schema.GroupVersionKind {
+	gvks := make([]schema.GroupVersionKind, 0, len(ks))
+	for _, k := range ks {
 		o.Gate.Register(func() {
 			if err := k.setup(mgr, o, sessions); err != nil {
-				o.Logger.Info("Cannot set up the controller of an established kind", "gvk", k.gvk.String(), "error", err)
+				mgr.GetLogger().Error(err, "Cannot set up the controller of an established kind: it does not reconcile until the provider restarts", "gvk", k.gvk.String())
+				failed.add(k.gvk, err)
 			}
 		}, k.gvk)
 		gvks = append(gvks, k.gvk)
 	}
-	return safestart.Setup(mgr, o.Gate, o.Logger, gvks...)
+	return gvks
+}
+
+// setupFailures are the kinds whose controller could not be set up.
+type setupFailures struct {
+	mu   sync.Mutex
+	errs []string
+}
+
+func (f *setupFailures) add(gvk schema.GroupVersionKind, err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.errs = append(f.errs, fmt.Sprintf("%s: %v", gvk.Kind, err))
+}
+
+// Check is a health check that fails while any kind's controller could not
+// be set up.
+func (f *setupFailures) Check(*http.Request) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("controllers not set up: %s", strings.Join(f.errs, "; "))
 }

@@ -1,0 +1,69 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	"github.com/go-logr/logr"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/gate"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
+)
+
+// fakeManager is the part of a manager a gated setup uses: its logger.
+type fakeManager struct{ manager.Manager }
+
+func (fakeManager) GetLogger() logr.Logger { return logr.Discard() }
+
+func TestAFailedGatedSetupFailsTheHealthCheck(t *testing.T) {
+	good := schema.GroupVersionKind{Group: "g", Version: "v1", Kind: "Good"}
+	bad := schema.GroupVersionKind{Group: "g", Version: "v1", Kind: "Bad"}
+	goodSetUp := make(chan struct{})
+	ks := []kind{
+		{gvk: good, setup: func(ctrl.Manager, controller.Options, *awsconfig.Cache) error { close(goodSetUp); return nil }},
+		{gvk: bad, setup: func(ctrl.Manager, controller.Options, *awsconfig.Cache) error { return errors.New("no informer for Bad") }},
+	}
+	o := controller.Options{Gate: new(gate.Gate[schema.GroupVersionKind])}
+	failed := &setupFailures{}
+	registerGated(fakeManager{}, o, nil, failed, ks)
+	if err := failed.Check(nil); err != nil {
+		t.Fatalf("before any gate opened, the health check failed: %v", err)
+	}
+	o.Gate.Set(good, true)
+	o.Gate.Set(bad, true)
+	// The gate runs each setup in its own goroutine.
+	select {
+	case <-goodSetUp:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the good kind was never set up")
+	}
+	var err error
+	for deadline := time.Now().Add(5 * time.Second); err == nil && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		err = failed.Check(nil)
+	}
+	if err == nil || !strings.Contains(err.Error(), "Bad: no informer for Bad") || strings.Contains(err.Error(), "Good") {
+		t.Errorf("health check after a failed setup: %v", err)
+	}
+}
