@@ -23,8 +23,8 @@ import (
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
-	"github.com/go-logr/logr"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/gate"
+	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
@@ -43,7 +43,9 @@ func TestAFailedGatedSetupFailsTheHealthCheck(t *testing.T) {
 	goodSetUp := make(chan struct{})
 	ks := []kind{
 		{gvk: good, setup: func(ctrl.Manager, controller.Options, *awsconfig.Cache) error { close(goodSetUp); return nil }},
-		{gvk: bad, setup: func(ctrl.Manager, controller.Options, *awsconfig.Cache) error { return errors.New("no informer for Bad") }},
+		{gvk: bad, setup: func(ctrl.Manager, controller.Options, *awsconfig.Cache) error {
+			return errors.New("no informer for Bad")
+		}},
 	}
 	o := controller.Options{Gate: new(gate.Gate[schema.GroupVersionKind])}
 	failed := &setupFailures{}
