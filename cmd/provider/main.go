@@ -18,6 +18,8 @@ limitations under the License.
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	runtimedebug "runtime/debug"
@@ -41,6 +43,7 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
@@ -49,7 +52,9 @@ import (
 	"github.com/cloudkinds/provider-aws-services/apis"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	awscontroller "github.com/cloudkinds/provider-aws-services/internal/controller"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
+	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
 )
 
 func main() {
@@ -64,6 +69,7 @@ func main() {
 		leaderElection   = app.Flag("leader-election", "Use leader election for the controller manager.").Short('l').Default("false").Envar("LEADER_ELECTION").Bool()
 		healthAddr       = app.Flag("health-probe-bind-address", "Address of the health and readiness probes.").Default(":8081").String()
 		metricsAddr      = app.Flag("metrics-bind-address", "Address of the Prometheus metrics endpoint.").Default(":8080").String()
+		namespace        = app.Flag("namespace", "The provider's namespace, where it keeps the key of its secret fingerprints (default: the pod's namespace; out of a cluster, default).").Envar("POD_NAMESPACE").String()
 
 		enableManagementPolicies = app.Flag("enable-management-policies", "Honour spec.managementPolicies, including observe-only.").Default("true").Envar("ENABLE_MANAGEMENT_POLICIES").Bool()
 		enableSafeStart          = app.Flag("enable-safe-start", "Start each kind's controller only once its CRD is established (the package's safe-start capability).").Default("true").Envar("ENABLE_SAFE_START").Bool()
@@ -144,7 +150,17 @@ func main() {
 		log.Info("Alpha feature enabled", "flag", feature.EnableAlphaChangeLogs)
 	}
 
-	kingpin.FatalIfError(awscontroller.Setup(mgr, o, awsconfig.NewCache(mgr.GetClient())), "Cannot set up the controllers")
+	// The fingerprint key is read (or made) before any controller starts,
+	// with a client of its own: the manager's client caches no Secret and
+	// reads nothing before the manager starts.
+	direct, err := client.New(cfg, client.Options{Scheme: scheme})
+	kingpin.FatalIfError(err, "Cannot create an API server client")
+	keyCtx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	key, err := secretkey.LoadKey(keyCtx, direct, providerNamespace(*namespace))
+	cancel()
+	kingpin.FatalIfError(err, "Cannot load the key of the secret fingerprints")
+	shared := setup.Shared{Sessions: awsconfig.NewCache(mgr.GetClient()), Fingerprints: key}
+	kingpin.FatalIfError(awscontroller.Setup(mgr, o, shared), "Cannot set up the controllers")
 	kingpin.FatalIfError(mgr.Add(&metrics.CapacityWarner{Poll: *pollInterval, Rate: *maxReconcileRate, Log: log, Every: time.Minute}), "Cannot add the poll capacity check")
 	log.Info("Starting the provider", "version", version, "poll", *pollInterval, "sync", *syncInterval)
 	kingpin.FatalIfError(mgr.Start(ctrl.SetupSignalHandler()), "Cannot start the controller manager")
@@ -161,3 +177,18 @@ func levelFor(debug bool) zapcore.Level {
 }
 
 func durationPtr(d time.Duration) *time.Duration { return &d }
+
+// serviceAccountNamespace is where a pod finds its own namespace.
+const serviceAccountNamespace = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"
+
+// providerNamespace is the namespace given, else the pod's own, else (out of
+// a cluster, as in make dev) "default".
+func providerNamespace(given string) string {
+	if given != "" {
+		return given
+	}
+	if b, err := os.ReadFile(serviceAccountNamespace); err == nil && len(bytes.TrimSpace(b)) > 0 {
+		return string(bytes.TrimSpace(b))
+	}
+	return "default"
+}

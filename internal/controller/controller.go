@@ -33,20 +33,20 @@ import (
 	notificationv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 
-	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/agentcorecontrol/apikeycredentialprovider"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/config"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/eventbus/endpoint"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/mlplatform/endpointconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/notification/subscription"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/safestart"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/streaming/deliverystream"
 )
 
 // A kind is a managed resource kind with the controller that reconciles it.
 type kind struct {
 	gvk   schema.GroupVersionKind
-	setup func(ctrl.Manager, controller.Options, *awsconfig.Cache) error
+	setup func(ctrl.Manager, controller.Options, setup.Shared) error
 }
 
 // kinds are the provider's managed resource kinds.
@@ -59,16 +59,16 @@ var kinds = []kind{
 }
 
 // Setup adds every controller of the provider to the manager. All kinds share
-// one cache of AWS sessions. With a gate in the options (safe start), each
+// one cache of AWS sessions and the key of the secret fingerprints. With a gate in the options (safe start), each
 // kind's controller starts only once its CRD is established, so that a
 // package whose kinds are not all active yet still runs.
-func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) error {
+func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 	if err := config.Setup(mgr, o); err != nil {
 		return err
 	}
 	if o.Gate == nil {
 		for _, k := range kinds {
-			if err := k.setup(mgr, o, sessions); err != nil {
+			if err := k.setup(mgr, o, shared); err != nil {
 				return err
 			}
 		}
@@ -78,7 +78,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) er
 	if err := mgr.AddHealthzCheck("controllers", failed.Check); err != nil {
 		return err
 	}
-	gvks := registerGated(mgr, o, sessions, failed, kinds)
+	gvks := registerGated(mgr, o, shared, failed, kinds)
 	return safestart.Setup(mgr, o.Gate, o.Logger, gvks...)
 }
 
@@ -86,11 +86,11 @@ func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) er
 // whose setup fails then never reconciles: the failure is logged as an error
 // and fails the health check, so that the pod restarts and tries again, and
 // `kubectl get pods` and the probe's answer show why.
-func registerGated(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache, failed *setupFailures, ks []kind) []schema.GroupVersionKind {
+func registerGated(mgr ctrl.Manager, o controller.Options, shared setup.Shared, failed *setupFailures, ks []kind) []schema.GroupVersionKind {
 	gvks := make([]schema.GroupVersionKind, 0, len(ks))
 	for _, k := range ks {
 		o.Gate.Register(func() {
-			if err := k.setup(mgr, o, sessions); err != nil {
+			if err := k.setup(mgr, o, shared); err != nil {
 				mgr.GetLogger().Error(err, "Cannot set up the controller of an established kind: it does not reconcile until the provider restarts", "gvk", k.gvk.String())
 				failed.add(k.gvk, err)
 			}

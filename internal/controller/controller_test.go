@@ -29,7 +29,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
-	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
 )
 
 // fakeManager is the part of a manager a gated setup uses: its logger.
@@ -42,14 +42,14 @@ func TestAFailedGatedSetupFailsTheHealthCheck(t *testing.T) {
 	bad := schema.GroupVersionKind{Group: "g", Version: "v1", Kind: "Bad"}
 	goodSetUp := make(chan struct{})
 	ks := []kind{
-		{gvk: good, setup: func(ctrl.Manager, controller.Options, *awsconfig.Cache) error { close(goodSetUp); return nil }},
-		{gvk: bad, setup: func(ctrl.Manager, controller.Options, *awsconfig.Cache) error {
+		{gvk: good, setup: func(ctrl.Manager, controller.Options, setup.Shared) error { close(goodSetUp); return nil }},
+		{gvk: bad, setup: func(ctrl.Manager, controller.Options, setup.Shared) error {
 			return errors.New("no informer for Bad")
 		}},
 	}
 	o := controller.Options{Gate: new(gate.Gate[schema.GroupVersionKind])}
 	failed := &setupFailures{}
-	registerGated(fakeManager{}, o, nil, failed, ks)
+	registerGated(fakeManager{}, o, setup.Shared{}, failed, ks)
 	if err := failed.Check(nil); err != nil {
 		t.Fatalf("before any gate opened, the health check failed: %v", err)
 	}

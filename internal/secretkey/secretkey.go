@@ -28,8 +28,10 @@ package secretkey
 import (
 	"context"
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	corev1 "k8s.io/api/core/v1"
@@ -45,12 +47,14 @@ import (
 // A Reader reads secret keys for managed resources.
 type Reader struct {
 	kube client.Client
+	key  Key
 }
 
 // NewReader returns a Reader. kube reads a Secret's metadata from the cache
 // and its value from the API server (the provider's client caches no
-// Secret), and records on the managed resource which value was sent.
-func NewReader(kube client.Client) *Reader { return &Reader{kube: kube} }
+// Secret), and records on the managed resource which value was sent; key
+// fingerprints the values.
+func NewReader(kube client.Client, key Key) *Reader { return &Reader{kube: kube, key: key} }
 
 // Sent names the two annotations that record which value of a secret key was
 // last sent to AWS: a fingerprint of the value and the resourceVersion of its
@@ -89,7 +93,7 @@ func (r *Reader) ToSend(ctx context.Context, mg client.Object, field string, ref
 	if err != nil {
 		return nil, nil, err
 	}
-	return value, map[string]string{sent.Fingerprint: Fingerprint(mg.GetUID(), value), sent.Version: version}, nil
+	return value, map[string]string{sent.Fingerprint: r.key.Fingerprint(mg.GetUID(), value), sent.Version: version}, nil
 }
 
 // Version returns the resourceVersion of a Secret from the cache of Secret
@@ -132,12 +136,63 @@ func (r *Reader) read(ctx context.Context, mg client.Object, field string, ref *
 	return v, s.ResourceVersion, nil
 }
 
+// A Key is the provider's own secret that keys the fingerprints of the
+// values it sends. Only the provider holds it: a fingerprint in an object's
+// annotations lets no reader of the object check a guess of the value, as a
+// hash keyed by anything in the object (its UID) would.
+type Key struct{ secret []byte }
+
+// NewKey returns a Key of the given secret bytes.
+func NewKey(secret []byte) Key { return Key{secret: slices.Clone(secret)} }
+
 // Fingerprint is a keyed hash (HMAC-SHA256) of a secret value, salted with
 // the identity of the object that uses it: it changes when the value changes,
 // and it neither reveals the value nor matches the fingerprint of the same
 // value on another object.
-func Fingerprint(uid types.UID, value []byte) string {
-	m := hmac.New(sha256.New, []byte("provider-aws-services/secret-fingerprint/"+string(uid)))
+func (k Key) Fingerprint(uid types.UID, value []byte) string {
+	m := hmac.New(sha256.New, k.secret)
+	_, _ = m.Write([]byte(uid))
+	_, _ = m.Write([]byte{0})
 	_, _ = m.Write(value)
 	return "hmac-sha256:" + hex.EncodeToString(m.Sum(nil))
+}
+
+// The Secret that holds the fingerprint key, in the provider's namespace.
+const (
+	KeySecretName = "provider-aws-services-fingerprint-key"
+	keySecretKey  = "key"
+	keyBytes      = 32
+)
+
+// LoadKey returns the fingerprint key kept in the Secret KeySecretName of
+// namespace, and creates that Secret with a random key on the provider's
+// first start. The key outlives restarts and upgrades, so that fingerprints
+// recorded before stay valid and a restart writes nothing. Two providers
+// starting at once agree on the Secret that was created first.
+func LoadKey(ctx context.Context, kube client.Client, namespace string) (Key, error) {
+	nn := types.NamespacedName{Namespace: namespace, Name: KeySecretName}
+	s := &corev1.Secret{}
+	err := kube.Get(ctx, nn, s)
+	if kerrors.IsNotFound(err) {
+		secret := make([]byte, keyBytes)
+		if _, err := rand.Read(secret); err != nil {
+			return Key{}, errors.Wrap(err, "cannot make a fingerprint key")
+		}
+		s = &corev1.Secret{
+			ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: KeySecretName, Labels: map[string]string{"app.kubernetes.io/managed-by": "provider-aws-services"}},
+			Type:       corev1.SecretTypeOpaque,
+			Data:       map[string][]byte{keySecretKey: secret},
+		}
+		err = kube.Create(ctx, s)
+		if kerrors.IsAlreadyExists(err) {
+			err = kube.Get(ctx, nn, s)
+		}
+	}
+	if err != nil {
+		return Key{}, errors.Wrapf(err, "cannot load the fingerprint key from secret %s/%s", namespace, KeySecretName)
+	}
+	if len(s.Data[keySecretKey]) < keyBytes {
+		return Key{}, errors.Errorf("secret %s/%s holds no fingerprint key of %d bytes in %q: delete it to have a new one made (every recorded secret value is then sent to AWS once more)", namespace, KeySecretName, keyBytes, keySecretKey)
+	}
+	return NewKey(s.Data[keySecretKey]), nil
 }

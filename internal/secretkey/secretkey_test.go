@@ -18,6 +18,9 @@ package secretkey
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 	"testing"
 
@@ -52,7 +55,7 @@ func TestRead(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			got, _, err := NewReader(kube).ToSend(context.Background(), mg, "spec.forProvider.apiKey", tc.ref, Sent{Fingerprint: "f", Version: "v"})
+			got, _, err := NewReader(kube, testKey).ToSend(context.Background(), mg, "spec.forProvider.apiKey", tc.ref, Sent{Fingerprint: "f", Version: "v"})
 			if tc.wantErr != "" {
 				if err == nil || err.Error() != tc.wantErr {
 					t.Fatalf("want error %q, got %v", tc.wantErr, err)
@@ -66,19 +69,75 @@ func TestRead(t *testing.T) {
 	}
 }
 
+var testKey = NewKey([]byte("0123456789abcdef0123456789abcdef"))
+
 func TestFingerprint(t *testing.T) {
-	a := Fingerprint("uid-1", []byte("key-1"))
+	a := testKey.Fingerprint("uid-1", []byte("key-1"))
 	if strings.Contains(a, "key-1") || !strings.HasPrefix(a, "hmac-sha256:") {
 		t.Errorf("fingerprint %q", a)
 	}
-	if a != Fingerprint("uid-1", []byte("key-1")) {
+	if a != testKey.Fingerprint("uid-1", []byte("key-1")) {
 		t.Error("the fingerprint is not stable")
 	}
-	if a == Fingerprint("uid-1", []byte("key-2")) {
+	if a == testKey.Fingerprint("uid-1", []byte("key-2")) {
 		t.Error("a new value has the same fingerprint")
 	}
-	if a == Fingerprint("uid-2", []byte("key-1")) {
+	if a == testKey.Fingerprint("uid-2", []byte("key-1")) {
 		t.Error("two objects share a fingerprint")
+	}
+}
+
+// TestAReaderCannotCheckAGuess plays someone who can read the object (its
+// UID and its annotations) and guesses a short key: with everything the
+// object shows, no way of hashing the right guess gives the recorded
+// fingerprint. Only the provider's key does.
+func TestAReaderCannotCheckAGuess(t *testing.T) {
+	const uid, short = "3f0c2a4e-uid", "abc1"
+	recorded := testKey.Fingerprint(uid, []byte(short))
+
+	// What a reader can key an HMAC with: the UID, with or without the
+	// scheme's label, or nothing at all.
+	visible := [][]byte{[]byte(uid), []byte("provider-aws-services/secret-fingerprint/" + uid), nil}
+	for _, k := range visible {
+		if NewKey(k).Fingerprint(uid, []byte(short)) == recorded {
+			t.Fatalf("a reader keyed with %q checks the right guess", k)
+		}
+		m := hmac.New(sha256.New, k)
+		m.Write([]byte(short))
+		if "hmac-sha256:"+hex.EncodeToString(m.Sum(nil)) == recorded {
+			t.Fatalf("an HMAC keyed with %q of the guess alone matches", k)
+		}
+	}
+	if NewKey(testKey.secret).Fingerprint(uid, []byte(short)) != recorded {
+		t.Error("the provider's own key does not check its own fingerprint")
+	}
+}
+
+func TestLoadKey(t *testing.T) {
+	kube := fake.NewClientBuilder().Build()
+	ctx := context.Background()
+
+	first, err := LoadKey(ctx, kube, "crossplane-system")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.secret) != keyBytes {
+		t.Fatalf("a key of %d bytes", len(first.secret))
+	}
+	again, err := LoadKey(ctx, kube, "crossplane-system")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Fingerprint("u", []byte("v")) != again.Fingerprint("u", []byte("v")) {
+		t.Error("a restart made a new key: every fingerprint would turn stale")
+	}
+
+	broken := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "other", Name: KeySecretName}, Data: map[string][]byte{"key": []byte("short")}}
+	if err := kube.Create(ctx, broken); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadKey(ctx, kube, "other"); err == nil || !strings.Contains(err.Error(), "holds no fingerprint key") {
+		t.Errorf("a Secret without a usable key: %v", err)
 	}
 }
 
@@ -135,10 +194,10 @@ func TestChanged(t *testing.T) {
 				if tc.currentVersion {
 					version = current.ResourceVersion
 				}
-				mg.Annotations = map[string]string{sent.Fingerprint: Fingerprint("uid-1", []byte(tc.sentValue)), sent.Version: version}
+				mg.Annotations = map[string]string{sent.Fingerprint: testKey.Fingerprint("uid-1", []byte(tc.sentValue)), sent.Version: version}
 			}
 			counting := &countingReader{Client: kube}
-			value, record, err := NewReader(counting).Changed(context.Background(), mg, "spec.forProvider.apiKey", ref, sent)
+			value, record, err := NewReader(counting, testKey).Changed(context.Background(), mg, "spec.forProvider.apiKey", ref, sent)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -149,7 +208,7 @@ func TestChanged(t *testing.T) {
 			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
 				t.Errorf("-want, +got:\n%s", diff)
 			}
-			if record != nil && record[sent.Fingerprint] != Fingerprint("uid-1", []byte(tc.now)) {
+			if record != nil && record[sent.Fingerprint] != testKey.Fingerprint("uid-1", []byte(tc.now)) {
 				t.Errorf("the record does not fingerprint the current value")
 			}
 		})

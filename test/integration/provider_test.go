@@ -45,6 +45,8 @@ import (
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	awscontroller "github.com/cloudkinds/provider-aws-services/internal/controller"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
+	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 )
 
@@ -112,7 +114,11 @@ func startStack() (*stack, error) {
 	}
 	o.Features.Enable(feature.EnableBetaManagementPolicies)
 	sessions := awsconfig.NewCache(mgr.GetClient())
-	if err := awscontroller.Setup(mgr, o, sessions); err != nil {
+	key, err := secretkey.LoadKey(context.Background(), cp.Client, "default")
+	if err != nil {
+		return nil, err
+	}
+	if err := awscontroller.Setup(mgr, o, setup.Shared{Sessions: sessions, Fingerprints: key}); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -39,6 +39,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/externalname"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
+	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
 )
 
 // A Kind describes the controller of one managed resource kind.
@@ -70,6 +71,14 @@ type Kind[MR resource.ModernManaged] struct {
 	Recorded []string
 	// List is an empty list of the kind, for its state metrics.
 	List resource.ManagedList
+}
+
+// Shared is what the controllers of every kind share.
+type Shared struct {
+	// Sessions are the AWS sessions, one per ProviderConfig and region.
+	Sessions *awsconfig.Cache
+	// Fingerprints keys the fingerprints of the secret values sent to AWS.
+	Fingerprints secretkey.Key
 }
 
 // Add adds the controller of kind k to the manager.

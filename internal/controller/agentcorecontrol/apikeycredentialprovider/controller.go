@@ -68,15 +68,15 @@ const (
 // Setup adds the APIKeyCredentialProvider controller to the manager. It
 // watches the Secrets the resources read, so that a rotated key reaches AWS
 // at once.
-func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) error {
-	return setup.Add(mgr, o, sessions, setup.Kind[*v1alpha1.APIKeyCredentialProvider]{
+func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
+	return setup.Add(mgr, o, shared.Sessions, setup.Kind[*v1alpha1.APIKeyCredentialProvider]{
 		GroupVersionKind: v1alpha1.APIKeyCredentialProviderGroupVersionKind,
 		Object:           &v1alpha1.APIKeyCredentialProvider{},
 		List:             &v1alpha1.APIKeyCredentialProviderList{},
 		Recorded:         []string{AnnotationAPIKeyFingerprint, AnnotationAPIKeySecretVersion},
 		Region:           func(mg *v1alpha1.APIKeyCredentialProvider) *string { return mg.Spec.ForProvider.Region },
 		External: func(kube client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.APIKeyCredentialProvider] {
-			return &external{client: awsconfig.ClientFor(s, bedrockagentcorecontrol.NewFromConfig), kube: kube, session: s, secrets: secretkey.NewReader(kube)}
+			return &external{client: awsconfig.ClientFor(s, bedrockagentcorecontrol.NewFromConfig), kube: kube, session: s, secrets: secretkey.NewReader(kube, shared.Fingerprints)}
 		},
 		NameField:     "spec.forProvider.name",
 		Name:          func(mg *v1alpha1.APIKeyCredentialProvider) string { return mg.Spec.ForProvider.Name },

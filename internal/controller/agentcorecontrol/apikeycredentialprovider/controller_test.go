@@ -75,7 +75,7 @@ func newFixture(t *testing.T, withSecret bool) (*v1alpha1.APIKeyCredentialProvid
 	}
 	kube := fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).Build()
 	f := &fakeAgentCore{}
-	return mg, &external{client: f, kube: kube, secrets: secretkey.NewReader(kube), session: &awsconfig.Session{AccountID: "000000000000", Partition: "aws", Region: "us-east-1"}}, f
+	return mg, &external{client: f, kube: kube, secrets: secretkey.NewReader(kube, fingerprintKey), session: &awsconfig.Session{AccountID: "000000000000", Partition: "aws", Region: "us-east-1"}}, f
 }
 
 func TestCreateThenRotate(t *testing.T) {
@@ -128,3 +128,6 @@ func TestAMissingSecretIsClearAndDoesNotBlockDeletion(t *testing.T) {
 		t.Errorf("deletion is blocked: %+v %v", obs, err)
 	}
 }
+
+// fingerprintKey is the provider's fingerprint key in these tests.
+var fingerprintKey = secretkey.NewKey([]byte("0123456789abcdef0123456789abcdef"))

@@ -57,8 +57,8 @@ var states = conditions.StateMap{
 }
 
 // Setup adds the Endpoint controller to the manager.
-func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) error {
-	return setup.Add(mgr, o, sessions, setup.Kind[*v1alpha1.Endpoint]{
+func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
+	return setup.Add(mgr, o, shared.Sessions, setup.Kind[*v1alpha1.Endpoint]{
 		GroupVersionKind: v1alpha1.EndpointGroupVersionKind,
 		Object:           &v1alpha1.Endpoint{},
 		List:             &v1alpha1.EndpointList{},

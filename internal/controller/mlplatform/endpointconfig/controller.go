@@ -52,8 +52,8 @@ const (
 )
 
 // Setup adds the EndpointConfig controller to the manager.
-func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) error {
-	return setup.Add(mgr, o, sessions, setup.Kind[*v1alpha1.EndpointConfig]{
+func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
+	return setup.Add(mgr, o, shared.Sessions, setup.Kind[*v1alpha1.EndpointConfig]{
 		GroupVersionKind: v1alpha1.EndpointConfigGroupVersionKind,
 		Object:           &v1alpha1.EndpointConfig{},
 		List:             &v1alpha1.EndpointConfigList{},

@@ -84,15 +84,15 @@ var states = conditions.StateMap{
 }
 
 // Setup adds the DeliveryStream controller to the manager.
-func Setup(mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache) error {
-	return setup.Add(mgr, o, sessions, setup.Kind[*v1alpha1.DeliveryStream]{
+func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
+	return setup.Add(mgr, o, shared.Sessions, setup.Kind[*v1alpha1.DeliveryStream]{
 		GroupVersionKind: v1alpha1.DeliveryStreamGroupVersionKind,
 		Object:           &v1alpha1.DeliveryStream{},
 		List:             &v1alpha1.DeliveryStreamList{},
 		Recorded:         []string{AnnotationAccessKeyFingerprint, AnnotationAccessKeySecretVersion, AnnotationBufferingHintsSent},
 		Region:           func(mg *v1alpha1.DeliveryStream) *string { return mg.Spec.ForProvider.Region },
 		External: func(kube client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.DeliveryStream] {
-			return &external{client: awsconfig.ClientFor(s, firehose.NewFromConfig), kube: kube, session: s, secrets: secretkey.NewReader(kube)}
+			return &external{client: awsconfig.ClientFor(s, firehose.NewFromConfig), kube: kube, session: s, secrets: secretkey.NewReader(kube, shared.Fingerprints)}
 		},
 		NameField:     "spec.forProvider.deliveryStreamName",
 		Name:          func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },

@@ -123,7 +123,7 @@ func newExternal(t *testing.T, api *mockAPI, mg *v1alpha1.DeliveryStream) *exter
 	kube := fake.NewClientBuilder().WithScheme(s).WithObjects(mg,
 		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "k"}, Data: map[string][]byte{"accessKey": []byte(key)}}).Build()
 	api.t = t
-	return &external{client: api, kube: kube, secrets: secretkey.NewReader(kube),
+	return &external{client: api, kube: kube, secrets: secretkey.NewReader(kube, fingerprintKey),
 		session: &awsconfig.Session{AccountID: "000000000000", Partition: "aws", Region: "us-east-1"}}
 }
 
@@ -203,7 +203,7 @@ func TestObserve(t *testing.T) {
 				tc.spec(&mg.Spec.ForProvider)
 			}
 			if tc.fingerprint {
-				meta.AddAnnotations(mg, map[string]string{AnnotationAccessKeyFingerprint: secretkey.Fingerprint("uid", []byte(key))})
+				meta.AddAnnotations(mg, map[string]string{AnnotationAccessKeyFingerprint: fingerprintKey.Fingerprint("uid", []byte(key))})
 			}
 			e := newExternal(t, &mockAPI{describe: tc.describe}, mg)
 			obs, err := e.Observe(context.Background(), mg)
@@ -238,7 +238,7 @@ func TestCreateSendsTheKeyAndRecordsItsFingerprintOnly(t *testing.T) {
 	if aws.ToString(sent.HttpEndpointDestinationConfiguration.EndpointConfiguration.AccessKey) != key {
 		t.Error("the access key was not sent")
 	}
-	if got := mg.GetAnnotations()[AnnotationAccessKeyFingerprint]; got != secretkey.Fingerprint("uid", []byte(key)) {
+	if got := mg.GetAnnotations()[AnnotationAccessKeyFingerprint]; got != fingerprintKey.Fingerprint("uid", []byte(key)) {
 		t.Errorf("fingerprint annotation %q", got)
 	}
 	for k, v := range mg.GetAnnotations() {
@@ -290,3 +290,6 @@ func TestDeleteSkipsAStreamBeingDeleted(t *testing.T) {
 		t.Errorf("a failed stream was not deleted: %d calls, %v", deleted, err)
 	}
 }
+
+// fingerprintKey is the provider's fingerprint key in these tests.
+var fingerprintKey = secretkey.NewKey([]byte("0123456789abcdef0123456789abcdef"))
