@@ -205,7 +205,7 @@ func TestEndpointConfigAdoptionObserveOnlyAndReplacement(t *testing.T) {
 		t.Fatal(err)
 	}
 	eventually(t, 20*time.Second, "replacement reported", func() error {
-		return syncedMessage(t, adopter, "differs from the spec in ProductionVariants[0].InstanceType; SageMaker cannot change an endpoint configuration in place")
+		return syncedMessage(t, adopter, "differs from the spec in spec.forProvider.productionVariants[0].instanceType; SageMaker cannot change an endpoint configuration in place")
 	})
 	remove(t, adopter)
 }

@@ -36,6 +36,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/convert"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
 	"github.com/cloudkinds/provider-aws-services/internal/diff"
 	"github.com/cloudkinds/provider-aws-services/internal/lateinit"
@@ -170,14 +171,14 @@ func httpHints(h *v1alpha1.BufferingHints) *types.HttpEndpointBufferingHints {
 	if h == nil {
 		return nil
 	}
-	return &types.HttpEndpointBufferingHints{IntervalInSeconds: int32p(h.IntervalInSeconds), SizeInMBs: int32p(h.SizeInMBs)}
+	return &types.HttpEndpointBufferingHints{IntervalInSeconds: convert.Int32(h.IntervalInSeconds), SizeInMBs: convert.Int32(h.SizeInMBs)}
 }
 
 func storeHints(h *v1alpha1.BufferingHints) *types.BufferingHints {
 	if h == nil {
 		return nil
 	}
-	return &types.BufferingHints{IntervalInSeconds: int32p(h.IntervalInSeconds), SizeInMBs: int32p(h.SizeInMBs)}
+	return &types.BufferingHints{IntervalInSeconds: convert.Int32(h.IntervalInSeconds), SizeInMBs: convert.Int32(h.SizeInMBs)}
 }
 
 func logging(l *v1alpha1.MonitorLoggingOptions) *types.CloudWatchLoggingOptions {
@@ -217,7 +218,7 @@ func retry(r *v1alpha1.RetryOptions) *types.HttpEndpointRetryOptions {
 	if r == nil {
 		return nil
 	}
-	return &types.HttpEndpointRetryOptions{DurationInSeconds: int32p(r.DurationInSeconds)}
+	return &types.HttpEndpointRetryOptions{DurationInSeconds: convert.Int32(r.DurationInSeconds)}
 }
 
 func secrets(s *v1alpha1.SecretsManagerConfiguration) *types.SecretsManagerConfiguration {
@@ -238,32 +239,11 @@ func storeEncryption(e *v1alpha1.EncryptionConfiguration) *types.EncryptionConfi
 	return out
 }
 
-func int32p(v *int64) *int32 {
-	if v == nil {
-		return nil
-	}
-	return aws.Int32(int32(*v)) //nolint:gosec // CRD bounds keep the values small
-}
-
-func int64p(v *int32) *int64 {
-	if v == nil {
-		return nil
-	}
-	return aws.Int64(int64(*v))
-}
-
-func strp[T ~string](v T) *string {
-	if v == "" {
-		return nil
-	}
-	return aws.String(string(v))
-}
-
 // Observation is the status of a stream as AWS describes it; the caller adds
 // the resource metadata and keeps its own fingerprints.
 func Observation(d *types.DeliveryStreamDescription) v1alpha1.DeliveryStreamObservation {
 	o := v1alpha1.DeliveryStreamObservation{
-		DeliveryStreamStatus: strp(d.DeliveryStreamStatus),
+		DeliveryStreamStatus: convert.String(d.DeliveryStreamStatus),
 		VersionID:            d.VersionId,
 	}
 	if d.CreateTimestamp != nil {
@@ -273,9 +253,9 @@ func Observation(d *types.DeliveryStreamDescription) v1alpha1.DeliveryStreamObse
 		o.LastUpdateTimestamp = &metav1.Time{Time: *d.LastUpdateTimestamp}
 	}
 	if e := d.DeliveryStreamEncryptionConfiguration; e != nil {
-		o.DeliveryStreamEncryptionConfigurationStatus = strp(e.Status)
+		o.DeliveryStreamEncryptionConfigurationStatus = convert.String(e.Status)
 		if f := e.FailureDescription; f != nil {
-			o.DeliveryStreamEncryptionConfigurationFailureDescription = &v1alpha1.FailureDescription{Details: f.Details, Type: strp(f.Type)}
+			o.DeliveryStreamEncryptionConfigurationFailureDescription = &v1alpha1.FailureDescription{Details: f.Details, Type: convert.String(f.Type)}
 		}
 	}
 	if len(d.Destinations) > 0 {
@@ -304,7 +284,7 @@ func FailureMessage(f *types.FailureDescription) string {
 // the API's shape of the description, without what AWS never returns (the
 // access key, tags) and without encryption, which is decided by Encryption.
 func ObservedParameters(d *types.DeliveryStreamDescription) v1alpha1.DeliveryStreamParameters {
-	o := v1alpha1.DeliveryStreamParameters{DeliveryStreamName: aws.ToString(d.DeliveryStreamName), DeliveryStreamType: strp(d.DeliveryStreamType)}
+	o := v1alpha1.DeliveryStreamParameters{DeliveryStreamName: aws.ToString(d.DeliveryStreamName), DeliveryStreamType: convert.String(d.DeliveryStreamType)}
 	if aws.ToString(o.DeliveryStreamType) == awsStreamAsSource {
 		o.DeliveryStreamType = aws.String(streamAsSource)
 	}
@@ -316,7 +296,7 @@ func ObservedParameters(d *types.DeliveryStreamDescription) v1alpha1.DeliveryStr
 		BufferingHints:        hintsFrom(h.BufferingHints),
 		MonitorLoggingOptions: loggingFrom(h.CloudWatchLoggingOptions),
 		RoleARN:               h.RoleARN,
-		StoreBackupMode:       strp(h.S3BackupMode),
+		StoreBackupMode:       convert.String(h.S3BackupMode),
 	}
 	if e := h.EndpointConfiguration; e != nil {
 		dst.EndpointConfiguration = &v1alpha1.HTTPEndpointConfiguration{URL: e.Url, Name: e.Name}
@@ -332,14 +312,14 @@ func ObservedParameters(d *types.DeliveryStreamDescription) v1alpha1.DeliveryStr
 		}
 	}
 	if r := h.RequestConfiguration; r != nil {
-		dst.RequestConfiguration = &v1alpha1.RequestConfiguration{ContentEncoding: strp(r.ContentEncoding)}
+		dst.RequestConfiguration = &v1alpha1.RequestConfiguration{ContentEncoding: convert.String(r.ContentEncoding)}
 		for _, a := range r.CommonAttributes {
 			dst.RequestConfiguration.CommonAttributes = append(dst.RequestConfiguration.CommonAttributes,
 				v1alpha1.CommonAttribute{AttributeName: aws.ToString(a.AttributeName), AttributeValue: aws.ToString(a.AttributeValue)})
 		}
 	}
 	if r := h.RetryOptions; r != nil {
-		dst.RetryOptions = &v1alpha1.RetryOptions{DurationInSeconds: int64p(r.DurationInSeconds)}
+		dst.RetryOptions = &v1alpha1.RetryOptions{DurationInSeconds: convert.Int64(r.DurationInSeconds)}
 	}
 	if sm := h.SecretsManagerConfiguration; sm != nil {
 		dst.SecretsManagerConfiguration = &v1alpha1.SecretsManagerConfiguration{Enabled: sm.Enabled, RoleARN: sm.RoleARN, SecretARN: sm.SecretARN}
@@ -348,7 +328,7 @@ func ObservedParameters(d *types.DeliveryStreamDescription) v1alpha1.DeliveryStr
 		dst.StoreConfiguration = &v1alpha1.StoreConfiguration{
 			BucketARN: s3.BucketARN, RoleARN: s3.RoleARN, Prefix: s3.Prefix, ErrorOutputPrefix: s3.ErrorOutputPrefix,
 			BufferingHints: hintsFrom(s3.BufferingHints), MonitorLoggingOptions: loggingFrom(s3.CloudWatchLoggingOptions),
-			CompressionFormat: strp(s3.CompressionFormat), EncryptionConfiguration: storeEncryptionFrom(s3.EncryptionConfiguration),
+			CompressionFormat: convert.String(s3.CompressionFormat), EncryptionConfiguration: storeEncryptionFrom(s3.EncryptionConfiguration),
 		}
 	}
 	o.HTTPEndpointDestinationConfiguration = dst
@@ -361,7 +341,7 @@ func hintsFrom[T types.BufferingHints | types.HttpEndpointBufferingHints](h *T) 
 	}
 	// Both SDK shapes have the same members.
 	b := types.BufferingHints(*h)
-	return &v1alpha1.BufferingHints{IntervalInSeconds: int64p(b.IntervalInSeconds), SizeInMBs: int64p(b.SizeInMBs)}
+	return &v1alpha1.BufferingHints{IntervalInSeconds: convert.Int64(b.IntervalInSeconds), SizeInMBs: convert.Int64(b.SizeInMBs)}
 }
 
 func loggingFrom(c *types.CloudWatchLoggingOptions) *v1alpha1.MonitorLoggingOptions {
@@ -375,7 +355,7 @@ func storeEncryptionFrom(e *types.EncryptionConfiguration) *v1alpha1.EncryptionC
 	if e == nil {
 		return nil
 	}
-	out := &v1alpha1.EncryptionConfiguration{NoEncryptionConfig: strp(e.NoEncryptionConfig)}
+	out := &v1alpha1.EncryptionConfiguration{NoEncryptionConfig: convert.String(e.NoEncryptionConfig)}
 	if k := e.KMSEncryptionConfig; k != nil {
 		out.KMSEncryptionConfig = &v1alpha1.KMSEncryptionConfig{VendorKMSKeyARN: k.AWSKMSKeyARN}
 	}

@@ -34,6 +34,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker/types"
 
 	"github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/convert"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
 	"github.com/cloudkinds/provider-aws-services/internal/diff"
 )
@@ -73,13 +74,6 @@ func LocalStorageConflict(p *v1alpha1.EndpointConfigParameters) error {
 	return nil
 }
 
-func int32p(v *int64) *int32 {
-	if v == nil {
-		return nil
-	}
-	return aws.Int32(int32(*v)) //nolint:gosec // CRD bounds keep the values small
-}
-
 // CreateInput builds the CreateEndpointConfig request of a spec: every field
 // of the contract.
 func CreateInput(p *v1alpha1.EndpointConfigParameters) *sagemaker.CreateEndpointConfigInput {
@@ -95,7 +89,7 @@ func CreateInput(p *v1alpha1.EndpointConfigParameters) *sagemaker.CreateEndpoint
 	if a := p.AsyncInferenceConfig; a != nil {
 		in.AsyncInferenceConfig = &types.AsyncInferenceConfig{}
 		if c := a.ClientConfig; c != nil {
-			in.AsyncInferenceConfig.ClientConfig = &types.AsyncInferenceClientConfig{MaxConcurrentInvocationsPerInstance: int32p(c.MaxConcurrentInvocationsPerInstance)}
+			in.AsyncInferenceConfig.ClientConfig = &types.AsyncInferenceClientConfig{MaxConcurrentInvocationsPerInstance: convert.Int32(c.MaxConcurrentInvocationsPerInstance)}
 		}
 		if o := a.OutputConfig; o != nil {
 			out := &types.AsyncInferenceOutputConfig{KmsKeyId: o.KMSKeyID, S3FailurePath: o.StoreFailurePath, S3OutputPath: o.StoreOutputPath}
@@ -111,7 +105,7 @@ func CreateInput(p *v1alpha1.EndpointConfigParameters) *sagemaker.CreateEndpoint
 	if d := p.DataCaptureConfig; d != nil {
 		in.DataCaptureConfig = &types.DataCaptureConfig{
 			DestinationS3Uri: d.DestinationStoreURI, EnableCapture: d.EnableCapture,
-			InitialSamplingPercentage: int32p(d.InitialSamplingPercentage), KmsKeyId: d.KMSKeyID,
+			InitialSamplingPercentage: convert.Int32(d.InitialSamplingPercentage), KmsKeyId: d.KMSKeyID,
 		}
 		if h := d.CaptureContentTypeHeader; h != nil {
 			in.DataCaptureConfig.CaptureContentTypeHeader = &types.CaptureContentTypeHeader{CsvContentTypes: h.CSVContentTypes, JsonContentTypes: h.JSONContentTypes}
@@ -136,10 +130,10 @@ func variant(v v1alpha1.ProductionVariant) types.ProductionVariant {
 		EnableSSMAccess:      v.EnableManagerAccess,
 		InstanceType:         types.ProductionVariantInstanceType(aws.ToString(v.InstanceType)),
 		ModelName:            v.ModelName,
-		VolumeSizeInGB:       int32p(v.VolumeSizeInGB),
-		InitialInstanceCount: int32p(v.InitialInstanceCount),
-		ContainerStartupHealthCheckTimeoutInSeconds: int32p(v.ContainerStartupHealthCheckTimeoutInSeconds),
-		ModelDataDownloadTimeoutInSeconds:           int32p(v.ModelDataDownloadTimeoutInSeconds),
+		VolumeSizeInGB:       convert.Int32(v.VolumeSizeInGB),
+		InitialInstanceCount: convert.Int32(v.InitialInstanceCount),
+		ContainerStartupHealthCheckTimeoutInSeconds: convert.Int32(v.ContainerStartupHealthCheckTimeoutInSeconds),
+		ModelDataDownloadTimeoutInSeconds:           convert.Int32(v.ModelDataDownloadTimeoutInSeconds),
 	}
 	if v.InitialVariantWeight != nil {
 		out.InitialVariantWeight = aws.Float32(float32(*v.InitialVariantWeight))
@@ -153,13 +147,13 @@ func variant(v v1alpha1.ProductionVariant) types.ProductionVariant {
 	}
 	if m := v.ManagedInstanceScaling; m != nil {
 		out.ManagedInstanceScaling = &types.ProductionVariantManagedInstanceScaling{
-			MaxInstanceCount: int32p(m.MaxInstanceCount), MinInstanceCount: int32p(m.MinInstanceCount), Status: types.ManagedInstanceScalingStatus(aws.ToString(m.Status))}
+			MaxInstanceCount: convert.Int32(m.MaxInstanceCount), MinInstanceCount: convert.Int32(m.MinInstanceCount), Status: types.ManagedInstanceScalingStatus(aws.ToString(m.Status))}
 	}
 	if r := v.RoutingConfig; r != nil {
 		out.RoutingConfig = &types.ProductionVariantRoutingConfig{RoutingStrategy: types.RoutingStrategy(aws.ToString(r.RoutingStrategy))}
 	}
 	if s := v.ServerlessConfig; s != nil {
-		out.ServerlessConfig = &types.ProductionVariantServerlessConfig{MaxConcurrency: int32p(s.MaxConcurrency), MemorySizeInMB: int32p(s.MemorySizeInMB), ProvisionedConcurrency: int32p(s.ProvisionedConcurrency)}
+		out.ServerlessConfig = &types.ProductionVariantServerlessConfig{MaxConcurrency: convert.Int32(s.MaxConcurrency), MemorySizeInMB: convert.Int32(s.MemorySizeInMB), ProvisionedConcurrency: convert.Int32(s.ProvisionedConcurrency)}
 	}
 	return out
 }
@@ -193,7 +187,7 @@ func ObservedParameters(d *sagemaker.DescribeEndpointConfigOutput) v1alpha1.Endp
 	if a := d.AsyncInferenceConfig; a != nil {
 		o.AsyncInferenceConfig = &v1alpha1.AsyncInferenceConfig{}
 		if c := a.ClientConfig; c != nil {
-			o.AsyncInferenceConfig.ClientConfig = &v1alpha1.ClientConfig{MaxConcurrentInvocationsPerInstance: int64p(c.MaxConcurrentInvocationsPerInstance)}
+			o.AsyncInferenceConfig.ClientConfig = &v1alpha1.ClientConfig{MaxConcurrentInvocationsPerInstance: convert.Int64(c.MaxConcurrentInvocationsPerInstance)}
 		}
 		if out := a.OutputConfig; out != nil {
 			oc := &v1alpha1.AsyncInferenceOutputConfig{KMSKeyID: out.KmsKeyId, StoreFailurePath: out.S3FailurePath, StoreOutputPath: out.S3OutputPath}
@@ -209,13 +203,13 @@ func ObservedParameters(d *sagemaker.DescribeEndpointConfigOutput) v1alpha1.Endp
 	if c := d.DataCaptureConfig; c != nil {
 		o.DataCaptureConfig = &v1alpha1.DataCaptureConfig{
 			DestinationStoreURI: c.DestinationS3Uri, EnableCapture: c.EnableCapture,
-			InitialSamplingPercentage: int64p(c.InitialSamplingPercentage), KMSKeyID: c.KmsKeyId,
+			InitialSamplingPercentage: convert.Int64(c.InitialSamplingPercentage), KMSKeyID: c.KmsKeyId,
 		}
 		if h := c.CaptureContentTypeHeader; h != nil {
 			o.DataCaptureConfig.CaptureContentTypeHeader = &v1alpha1.CaptureContentTypeHeader{CSVContentTypes: h.CsvContentTypes, JSONContentTypes: h.JsonContentTypes}
 		}
 		for _, m := range c.CaptureOptions {
-			o.DataCaptureConfig.CaptureOptions = append(o.DataCaptureConfig.CaptureOptions, v1alpha1.CaptureOption{CaptureMode: strp(m.CaptureMode)})
+			o.DataCaptureConfig.CaptureOptions = append(o.DataCaptureConfig.CaptureOptions, v1alpha1.CaptureOption{CaptureMode: convert.String(m.CaptureMode)})
 		}
 	}
 	if v := d.VpcConfig; v != nil {
@@ -227,48 +221,34 @@ func ObservedParameters(d *sagemaker.DescribeEndpointConfigOutput) v1alpha1.Endp
 func variantFrom(v types.ProductionVariant) v1alpha1.ProductionVariant {
 	out := v1alpha1.ProductionVariant{
 		VariantName:          v.VariantName,
-		AcceleratorType:      strp(v.AcceleratorType),
+		AcceleratorType:      convert.String(v.AcceleratorType),
 		EnableManagerAccess:  v.EnableSSMAccess,
-		InstanceType:         strp(v.InstanceType),
+		InstanceType:         convert.String(v.InstanceType),
 		ModelName:            v.ModelName,
-		VolumeSizeInGB:       int64p(v.VolumeSizeInGB),
-		InitialInstanceCount: int64p(v.InitialInstanceCount),
-		ContainerStartupHealthCheckTimeoutInSeconds: int64p(v.ContainerStartupHealthCheckTimeoutInSeconds),
-		ModelDataDownloadTimeoutInSeconds:           int64p(v.ModelDataDownloadTimeoutInSeconds),
+		VolumeSizeInGB:       convert.Int64(v.VolumeSizeInGB),
+		InitialInstanceCount: convert.Int64(v.InitialInstanceCount),
+		ContainerStartupHealthCheckTimeoutInSeconds: convert.Int64(v.ContainerStartupHealthCheckTimeoutInSeconds),
+		ModelDataDownloadTimeoutInSeconds:           convert.Int64(v.ModelDataDownloadTimeoutInSeconds),
 	}
 	if v.InitialVariantWeight != nil {
 		out.InitialVariantWeight = aws.Float64(float64(*v.InitialVariantWeight))
 	}
 	if c := v.CapacityReservationConfig; c != nil {
-		out.CapacityReservationConfig = &v1alpha1.CapacityReservationConfig{CapacityReservationPreference: strp(c.CapacityReservationPreference), MLReservationARN: c.MlReservationArn}
+		out.CapacityReservationConfig = &v1alpha1.CapacityReservationConfig{CapacityReservationPreference: convert.String(c.CapacityReservationPreference), MLReservationARN: c.MlReservationArn}
 	}
 	if c := v.CoreDumpConfig; c != nil {
 		out.CoreDumpConfig = &v1alpha1.CoreDumpConfig{DestinationStoreURI: c.DestinationS3Uri, KMSKeyID: c.KmsKeyId}
 	}
 	if m := v.ManagedInstanceScaling; m != nil {
-		out.ManagedInstanceScaling = &v1alpha1.ManagedInstanceScaling{MaxInstanceCount: int64p(m.MaxInstanceCount), MinInstanceCount: int64p(m.MinInstanceCount), Status: strp(m.Status)}
+		out.ManagedInstanceScaling = &v1alpha1.ManagedInstanceScaling{MaxInstanceCount: convert.Int64(m.MaxInstanceCount), MinInstanceCount: convert.Int64(m.MinInstanceCount), Status: convert.String(m.Status)}
 	}
 	if r := v.RoutingConfig; r != nil {
-		out.RoutingConfig = &v1alpha1.ProductionVariantRoutingConfig{RoutingStrategy: strp(r.RoutingStrategy)}
+		out.RoutingConfig = &v1alpha1.ProductionVariantRoutingConfig{RoutingStrategy: convert.String(r.RoutingStrategy)}
 	}
 	if s := v.ServerlessConfig; s != nil {
-		out.ServerlessConfig = &v1alpha1.ServerlessConfig{MaxConcurrency: int64p(s.MaxConcurrency), MemorySizeInMB: int64p(s.MemorySizeInMB), ProvisionedConcurrency: int64p(s.ProvisionedConcurrency)}
+		out.ServerlessConfig = &v1alpha1.ServerlessConfig{MaxConcurrency: convert.Int64(s.MaxConcurrency), MemorySizeInMB: convert.Int64(s.MemorySizeInMB), ProvisionedConcurrency: convert.Int64(s.ProvisionedConcurrency)}
 	}
 	return out
-}
-
-func int64p(v *int32) *int64 {
-	if v == nil {
-		return nil
-	}
-	return aws.Int64(int64(*v))
-}
-
-func strp[T ~string](v T) *string {
-	if v == "" {
-		return nil
-	}
-	return aws.String(string(v))
 }
 
 // TagInput sets tags on an endpoint configuration.
