@@ -26,7 +26,6 @@ package firehose
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -547,18 +546,10 @@ func UntagInput(name string, keys []string) *firehose.UntagDeliveryStreamInput {
 
 // TagsToAdd turns tags into Firehose's shape, in key order.
 func TagsToAdd(m map[string]string) []types.Tag {
-	out := make([]types.Tag, 0, len(m))
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		out = append(out, types.Tag{Key: aws.String(k), Value: aws.String(m[k])})
-	}
-	return out
+	return tags.Sorted(m, func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} })
 }
 
 // TagMap turns Firehose's tags into a map.
 func TagMap(ts []types.Tag) map[string]string {
-	out := make(map[string]string, len(ts))
-	for _, t := range ts {
-		out[aws.ToString(t.Key)] = aws.ToString(t.Value)
-	}
-	return out
+	return tags.Map(ts, func(t types.Tag) (*string, *string) { return t.Key, t.Value })
 }

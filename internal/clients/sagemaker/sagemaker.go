@@ -25,9 +25,7 @@ package sagemaker
 import (
 	"context"
 	"fmt"
-	"maps"
 	"regexp"
-	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
@@ -263,18 +261,10 @@ func UntagInput(arn string, keys []string) *sagemaker.DeleteTagsInput {
 
 // Tags turns tags into SageMaker's shape, in key order.
 func Tags(m map[string]string) []types.Tag {
-	out := make([]types.Tag, 0, len(m))
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		out = append(out, types.Tag{Key: aws.String(k), Value: aws.String(m[k])})
-	}
-	return out
+	return tags.Sorted(m, func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} })
 }
 
 // TagMap turns SageMaker's tags into a map.
 func TagMap(ts []types.Tag) map[string]string {
-	out := make(map[string]string, len(ts))
-	for _, t := range ts {
-		out[aws.ToString(t.Key)] = aws.ToString(t.Value)
-	}
-	return out
+	return tags.Map(ts, func(t types.Tag) (*string, *string) { return t.Key, t.Value })
 }

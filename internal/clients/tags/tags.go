@@ -54,6 +54,26 @@ func FromList(list []common.Tag) map[string]string {
 	return out
 }
 
+// Sorted turns tags into an SDK's list, in key order; each SDK has a tag
+// type of its own, which newTag makes.
+func Sorted[T any](m map[string]string, newTag func(key, value string) T) []T {
+	out := make([]T, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, newTag(k, m[k]))
+	}
+	return out
+}
+
+// Map turns an SDK's tag list into a map; keyValue reads one tag.
+func Map[T any](list []T, keyValue func(T) (key, value *string)) map[string]string {
+	out := make(map[string]string, len(list))
+	for _, t := range list {
+		k, v := keyValue(t)
+		out[aws.ToString(k)] = aws.ToString(v)
+	}
+	return out
+}
+
 // Diff returns the tags to set (new keys and changed values) and the keys to
 // remove so that observed holds desired: a key is removed only when the
 // provider manages it (managed) and desired no longer has it.
