@@ -108,13 +108,18 @@ func ManagedKeys(obj metav1.Object) []string {
 }
 
 // Record returns the annotation that records desired's keys as managed, or
-// nil when obj records them already.
+// nil when obj records them already (or manages none, and never did).
 func Record(obj metav1.Object, desired map[string]string) map[string]string {
 	keys := slices.Sorted(maps.Keys(desired))
+	recorded, ok := obj.GetAnnotations()[AnnotationManagedKeys]
+	if len(keys) == 0 && !ok {
+		// Nothing managed now or before: nothing to record.
+		return nil
+	}
 	if keys == nil {
 		keys = []string{}
 	}
-	if slices.Equal(keys, ManagedKeys(obj)) && obj.GetAnnotations()[AnnotationManagedKeys] != "" {
+	if recorded != "" && slices.Equal(keys, ManagedKeys(obj)) {
 		return nil
 	}
 	b, _ := json.Marshal(keys) // a list of strings always marshals

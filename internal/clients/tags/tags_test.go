@@ -98,6 +98,7 @@ func TestRecord(t *testing.T) {
 		"Unchanged": {reason: "Keys recorded already are not recorded again.", obj: object(`["a","b"]`), desired: map[string]string{"b": "", "a": ""}},
 		"None":      {reason: "A spec without tags records that it manages none.", obj: object(`["a"]`), want: map[string]string{AnnotationManagedKeys: `[]`}},
 		"NoneAgain": {reason: "...once.", obj: object(`[]`)},
+		"NeverAny":  {reason: "An object that never had tags records nothing.", obj: object("")},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
