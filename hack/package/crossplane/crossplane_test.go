@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -287,6 +288,88 @@ spec:
 			}
 			return nil
 		})
+	})
+	t.Run("EventDelivery", func(t *testing.T) { testEventDelivery(t, tl, kubeconfig, emulator) })
+}
+
+// testEventDelivery brings the EventDelivery example to Ready through
+// Crossplane, changes its filter policy and deletes it.
+func testEventDelivery(t *testing.T, tl Tools, kubeconfig, emulator string) {
+	k := func(stdin string, args ...string) string {
+		t.Helper()
+		out, err := Kubectl(tl.Kubectl, kubeconfig, stdin, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	ex := filepath.Join(root, "examples", "compositions", "eventdelivery")
+	// Stand-ins of provider-upjet-aws's Topic and Role kinds (same group,
+	// version, kind and scope), which the Composition composes.
+	k("", "apply", "-f", filepath.Join(root, "test", "testdata", "crds", "reference-targets.yaml"))
+	k("", "-n", "team-a", "create", "secret", "generic", "collector-access-key", "--from-literal=accessKey=collector-key-0123")
+	k("", "apply", "-f", filepath.Join(ex, "definition.yaml"))
+	eventually(t, time.Minute, "XRD established", func() error {
+		_, err := Kubectl(tl.Kubectl, kubeconfig, "", "wait", "--for=condition=Established", "--timeout=1s", "xrd/eventdeliveries.platform.example.org")
+		return err
+	})
+	k("", "apply", "-f", filepath.Join(ex, "composition.yaml"))
+	applied := time.Now()
+	k("", "apply", "-f", filepath.Join(ex, "xr.yaml"))
+	eventually(t, 4*time.Minute, "EventDelivery Ready", func() error {
+		if err := StandInForUpjet(tl.Kubectl, kubeconfig, emulator); err != nil {
+			return err
+		}
+		_, err := Kubectl(tl.Kubectl, kubeconfig, "", "-n", "team-a", "wait", "--for=condition=Ready", "--timeout=1s", "eventdeliveries.platform.example.org/orders")
+		return err
+	})
+	t.Logf("EventDelivery: kubectl apply to Ready in %v", time.Since(applied).Round(100*time.Millisecond))
+	t.Logf("crossplane beta trace:\n%s", traceReady(t, tl, kubeconfig, "team-a", "eventdeliveries.platform.example.org/orders", 6))
+
+	inv, err := inventory(emulator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(inv["deliveryStreams"]) != 1 || len(inv["subscriptions"]) != 1 || len(inv["endpoints"]) != 1 {
+		t.Fatalf("AWS holds %v", inv)
+	}
+	var sub struct {
+		ARN string `json:"arn"`
+	}
+	if err := json.Unmarshal(inv["subscriptions"][0], &sub); err != nil {
+		t.Fatal(err)
+	}
+	k("", "-n", "team-a", "patch", "eventdeliveries.platform.example.org/orders", "--type=merge", "-p", `{"spec":{"filterPolicy":"{\"type\": [\"order_cancelled\"]}"}}`)
+	eventually(t, time.Minute, "the changed filter policy on AWS", func() error {
+		out, err := SNS(emulator, url.Values{"Action": {"GetSubscriptionAttributes"}, "SubscriptionArn": {sub.ARN}})
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(out, "order_cancelled") {
+			return fmt.Errorf("attributes: %s", out)
+		}
+		return nil
+	})
+
+	k("", "-n", "team-a", "delete", "eventdeliveries.platform.example.org/orders", "--wait=false")
+	eventually(t, 3*time.Minute, "nothing left on AWS", func() error {
+		if err := CollectGarbage(tl.Kubectl, kubeconfig, "deliverystreams.streaming.services.k8s.aws", "subscriptions.notification.services.k8s.aws",
+			"endpoints.eventbus.services.k8s.aws", "topics.sns.aws.m.upbound.io", "roles.iam.aws.m.upbound.io"); err != nil {
+			return err
+		}
+		inv, err := inventory(emulator)
+		if err != nil {
+			return err
+		}
+		for _, kind := range []string{"deliveryStreams", "subscriptions", "endpoints"} {
+			if n := len(inv[kind]); n != 0 {
+				return fmt.Errorf("%d %s left", n, kind)
+			}
+		}
+		if _, err := Kubectl(tl.Kubectl, kubeconfig, "", "-n", "team-a", "get", "eventdeliveries.platform.example.org/orders"); err == nil {
+			return fmt.Errorf("the composite still exists")
+		}
+		return nil
 	})
 }
 
