@@ -245,6 +245,27 @@ spec:
 	}
 	k(strings.ReplaceAll(string(pc), "http://127.0.0.1:4566", emulator), "apply", "-f", "-")
 
+	t.Run("RuntimeConfigExample", func(t *testing.T) {
+		// Validated by the API server with Crossplane's CRDs, as kubectl
+		// apply would be.
+		if _, err := Kubectl(tl.Kubectl, kubeconfig, "", "apply", "--dry-run=server", "-f", filepath.Join(root, "examples", "runtime", "deploymentruntimeconfig.yaml")); err != nil {
+			t.Error(err)
+		}
+	})
+	t.Run("RefusedPackage", func(t *testing.T) {
+		// A function's package installed as a Provider: Crossplane refuses it,
+		// and the harness reports Crossplane's own words.
+		k(fmt.Sprintf("apiVersion: pkg.crossplane.io/v1\nkind: Provider\nmetadata:\n  name: not-a-provider\nspec:\n  package: %s\n", fnRef), "apply", "-f", "-")
+		eventually(t, 2*time.Minute, "refusal reported", func() error {
+			err := packageHealthy(tl, kubeconfig, "providers.pkg.crossplane.io/not-a-provider")
+			if err == nil || !strings.Contains(err.Error(), "package meta type is not Provider") {
+				return fmt.Errorf("no refusal yet: %v", err)
+			}
+			t.Logf("Crossplane refuses the package: %v", err)
+			return nil
+		})
+		k("", "delete", "providers.pkg.crossplane.io/not-a-provider")
+	})
 	t.Run("AgentCredential", func(t *testing.T) {
 		ex := filepath.Join(root, "examples", "compositions", "agentcredential")
 		k("", "create", "namespace", "team-a")
