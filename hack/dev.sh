@@ -10,6 +10,7 @@ state=${DEV_STATE:-"$root/.cache/dev"}
 bin="$root/_output/bin"
 kubeconfig="$state/kubeconfig"
 kubectl="$root/.cache/controlplane/kubectl"
+tools=${PACKAGE_TOOLS:-"$root/.cache/package-tools"}
 emulator_addr=${EMULATOR_ADDRESS:-127.0.0.1:4566}
 ready_timeout=${READY_TIMEOUT:-120}
 
@@ -41,6 +42,44 @@ build() {
   say "building the provider, the emulator and the control plane launcher"
   (cd "$root" && go build -o "$bin/aws-emulator" ./test/emulator/cmd/aws-emulator \
     && go build -o "$bin/devcluster" ./test/controlplane/cmd/devcluster)
+  say "building Crossplane core and the packaging tools (once), and the Crossplane launcher"
+  "$root/hack/package/build.sh" "$tools" >/dev/null
+  (cd "$root/hack/package" && go build -o "$bin/devcrossplane" ./crossplane/cmd/devcrossplane)
+}
+
+# crossplane_up starts Crossplane with the provider's package and the
+# function the Compositions use, applies the Compositions and one composite
+# of each, and prints their trees.
+crossplane_up() {
+  stop crossplane
+  local crds fnroot
+  crds="$(cd "$root/hack/package" && go list -m -f '{{.Dir}}' github.com/crossplane/crossplane/v2)/cluster/crds"
+  fnroot="$(cd "$root/hack/package" && go list -m -f '{{.Dir}}' github.com/crossplane-contrib/function-patch-and-transform)/package"
+  say "starting Crossplane: package manager (External runtime) and composition engine (log: $state/crossplane.log)"
+  start crossplane "$bin/devcrossplane" --kubeconfig "$kubeconfig" --state "$state" --tools "$tools" --kubectl "$kubectl" \
+    --crds "$crds" --package-root "$root/package" --function-package-root "$fnroot" --emulator "http://$emulator_addr"
+  for _ in $(seq 240); do [ -f "$state/crossplane.ready" ] && break; running crossplane || break; sleep 0.5; done
+  [ -f "$state/crossplane.ready" ] || fail "Crossplane did not install the packages; see $state/crossplane.log and $state/crossplane-core.log"
+
+  say "applying the Compositions and one composite of each (namespace team-a)"
+  k apply -f "$root/test/testdata/crds/reference-targets.yaml" >/dev/null # stand-ins of provider-upjet-aws's Topic and Role
+  k create namespace team-a --dry-run=client -o yaml | k apply -f - >/dev/null
+  k -n team-a create secret generic collector-access-key --from-literal=accessKey=dev-collector-key --dry-run=client -o yaml | k apply -f - >/dev/null
+  k -n team-a create secret generic search-api-key --from-literal=apiKey=dev-search-key --dry-run=client -o yaml | k apply -f - >/dev/null
+  for c in eventdelivery:eventdeliveries agentcredential:agentcredentials; do
+    local dir=${c%%:*} plural=${c##*:}
+    k apply -f "$root/examples/compositions/$dir/definition.yaml" >/dev/null
+    k wait --for=condition=Established --timeout=60s "xrd/$plural.platform.example.org" >/dev/null
+    k apply -f "$root/examples/compositions/$dir/composition.yaml" >/dev/null
+    k apply -f "$root/examples/compositions/$dir/xr.yaml" >/dev/null
+  done
+  k -n team-a wait --for=condition=Ready --timeout="${ready_timeout}s" eventdeliveries.platform.example.org/orders agentcredentials.platform.example.org/search >/dev/null \
+    || fail "the composites are not Ready; see $state/crossplane-core.log and $state/provider.log"
+  echo
+  for xr in eventdeliveries.platform.example.org/orders agentcredentials.platform.example.org/search; do
+    KUBECONFIG="$kubeconfig" "$tools/crank" beta trace -n team-a "$xr"
+    echo
+  done
 }
 
 up() {
@@ -94,18 +133,23 @@ up() {
 
   echo
   k get managed -A
+  echo
+  crossplane_up
   cat <<MSG
 
-The local stack is up: every example is Ready against the AWS emulator.
+The local stack is up: every example is Ready against the AWS emulator, and
+Crossplane composes the EventDelivery and AgentCredential examples.
   export KUBECONFIG=$kubeconfig
   $kubectl get managed -A                      # READY and SYNCED of every resource
   $kubectl describe deliverystream clickstream # conditions, status and events
+  $tools/crank beta trace -n team-a eventdeliveries.platform.example.org/orders
   curl http://$emulator_addr/_emulator/calls   # AWS calls the provider made, per operation
 Logs are in $state. Stop everything with: make dev-down
 MSG
 }
 
 down() {
+  stop crossplane
   stop provider
   stop emulator
   stop controlplane

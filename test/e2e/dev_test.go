@@ -58,9 +58,20 @@ func TestMakeDev(t *testing.T) {
 	if err != nil {
 		t.Fatalf("make dev: %v\n%s", err, out)
 	}
-	for _, want := range []string{"every example is Ready", "export KUBECONFIG=", "make dev-down", "READY", "SYNCED"} {
+	for _, want := range []string{"every example is Ready", "export KUBECONFIG=", "make dev-down", "READY", "SYNCED", "Crossplane composes"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the output does not say %q:\n%s", want, out)
+		}
+	}
+	// The trace of each composite, every row Synced and Ready.
+	for _, root := range []string{"EventDelivery/orders (team-a)", "AgentCredential/search (team-a)"} {
+		if !strings.Contains(out, root) {
+			t.Errorf("no trace of %s in the output", root)
+		}
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "(team-a)") && !strings.Contains(l, "True     True") {
+			t.Errorf("a composed resource is not Synced and Ready: %s", l)
 		}
 	}
 
@@ -97,7 +108,7 @@ func TestMakeDev(t *testing.T) {
 	if out, err := run(root, env, "make", "dev-down"); err != nil {
 		t.Fatalf("make dev-down: %v\n%s", err, out)
 	}
-	for _, name := range []string{"provider", "emulator", "controlplane"} {
+	for _, name := range []string{"crossplane", "provider", "emulator", "controlplane"} {
 		if _, err := os.Stat(filepath.Join(state, name+".pid")); err == nil {
 			t.Errorf("%s is still recorded as running", name)
 		}

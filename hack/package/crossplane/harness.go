@@ -355,7 +355,7 @@ func InitCrossplane(ctx context.Context, t Tools, kubeconfig, crdsDir, clientDir
 		select {
 		case <-ctx.Done():
 			return nil, fmt.Errorf("crossplane core init: %w: %s", err, last)
-		case <-time.After(2 * time.Second):
+		case <-time.After(500 * time.Millisecond):
 		}
 	}
 	secret := func(name string) (map[string][]byte, error) {

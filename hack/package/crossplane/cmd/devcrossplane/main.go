@@ -1,0 +1,174 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Command devcrossplane runs Crossplane core for `make dev`: it initializes
+// Crossplane on the local control plane, serves the provider's package (built
+// from package/ without a runtime image: the External runtime runs none) and
+// function-patch-and-transform's from a TLS registry on 127.0.0.1, starts
+// Crossplane and the function, installs both packages, and stands in for what
+// the local stack lacks (see package crossplane) until it is stopped. It
+// writes <state>/crossplane.ready once both packages are Healthy.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/cloudkinds/provider-aws-services/hack/package/crossplane"
+)
+
+func main() {
+	var (
+		kubeconfig = flag.String("kubeconfig", "", "kubeconfig of the control plane")
+		state      = flag.String("state", ".cache/dev", "folder for certificates, packages, logs and the ready mark")
+		tools      = flag.String("tools", ".cache/package-tools", "folder of crank, Crossplane core and function-patch-and-transform")
+		kubectl    = flag.String("kubectl", ".cache/controlplane/kubectl", "kubectl")
+		crds       = flag.String("crds", "", "Crossplane's CRDs (cluster/crds of its module)")
+		pkgRoot    = flag.String("package-root", "package", "the provider's package folder")
+		fnRoot     = flag.String("function-package-root", "", "function-patch-and-transform's package folder")
+		emulator   = flag.String("emulator", "http://127.0.0.1:4566", "the AWS emulator, for the stand-in Topics")
+	)
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, *kubeconfig, *state, *tools, *kubectl, *crds, *pkgRoot, *fnRoot, *emulator); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(ctx context.Context, kubeconfig, state, tools, kubectl, crds, pkgRoot, fnRoot, emulator string) error {
+	dir := filepath.Join(state, "crossplane")
+	if err := os.MkdirAll(filepath.Join(dir, "xpkg-cache"), 0o700); err != nil {
+		return err
+	}
+	_ = os.Remove(filepath.Join(state, "crossplane.ready"))
+	matches, _ := filepath.Glob(filepath.Join(tools, "crossplane-v*"))
+	if len(matches) == 0 {
+		return fmt.Errorf("no Crossplane core in %s", tools)
+	}
+	tl := crossplane.Tools{Crossplane: matches[0], Crank: filepath.Join(tools, "crank"), Kubectl: kubectl}
+
+	initCtx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	ca, err := crossplane.InitCrossplane(initCtx, tl, kubeconfig, crds, filepath.Join(dir, "client-certs"))
+	cancel()
+	if err != nil {
+		return err
+	}
+	reg, err := crossplane.StartRegistry(dir)
+	if err != nil {
+		return err
+	}
+	defer reg.Stop()
+	providerRef, err := buildAndPush(tl, reg, pkgRoot, filepath.Join(dir, "provider-aws-services.xpkg"), "provider-aws-services", "v0.0.0-dev")
+	if err != nil {
+		return err
+	}
+	fnRef, err := buildAndPush(tl, reg, fnRoot, filepath.Join(dir, "function-patch-and-transform.xpkg"), "function-patch-and-transform", "v0.5.0")
+	if err != nil {
+		return err
+	}
+
+	port, err := crossplane.FreePort()
+	if err != nil {
+		return err
+	}
+	if err := crossplane.FunctionCerts(ca, filepath.Join(dir, "function-certs")); err != nil {
+		return err
+	}
+	fn, err := crossplane.StartProcess(state, "function", nil, filepath.Join(tools, "function-patch-and-transform"),
+		fmt.Sprintf("--address=127.0.0.1:%d", port), "--tls-certs-dir="+filepath.Join(dir, "function-certs"))
+	if err != nil {
+		return err
+	}
+	defer fn.Stop()
+	xp, err := crossplane.StartProcess(state, "crossplane-core", []string{"KUBECONFIG=" + kubeconfig}, tl.Crossplane, "core", "start",
+		"--package-runtime=External", "--enable-webhooks=false", "--tls-client-certs-dir="+filepath.Join(dir, "client-certs"),
+		"--xpkg-cache-dir="+filepath.Join(dir, "xpkg-cache"), "--ca-bundle-path="+reg.CAFile,
+		"--metrics-port=0", "--health-probe-port=0", "--poll-interval=15s", "--circuit-breaker-burst=1000")
+	if err != nil {
+		return err
+	}
+	defer xp.Stop()
+
+	manifest := fmt.Sprintf("apiVersion: pkg.crossplane.io/v1\nkind: Provider\nmetadata:\n  name: provider-aws-services\nspec:\n  package: %s\n---\n"+
+		"apiVersion: pkg.crossplane.io/v1\nkind: Function\nmetadata:\n  name: function-patch-and-transform\nspec:\n  package: %s\n", providerRef, fnRef)
+	if _, err := crossplane.Kubectl(kubectl, kubeconfig, manifest, "apply", "-f", "-"); err != nil {
+		return err
+	}
+	log.Printf("Crossplane started; packages %s and %s applied", providerRef, fnRef)
+
+	ready := false
+	for i := 0; ; i++ {
+		// The packages' revisions change rarely once installed, and
+		// garbage appears only when a composite is deleted: both are
+		// looked at less often than the stand-in Topics and Roles.
+		if !ready || i%10 == 0 {
+			_, _ = crossplane.StandInForRuntime(kubectl, kubeconfig, "providerrevisions", "")
+			_, _ = crossplane.StandInForRuntime(kubectl, kubeconfig, "functionrevisions", fmt.Sprintf("dns:///127.0.0.1:%d", port))
+		}
+		if err := crossplane.StandInForUpjet(kubectl, kubeconfig, emulator); err != nil && !strings.Contains(err.Error(), "the server doesn't have a resource type") {
+			log.Printf("stand-in for provider-upjet-aws: %v", err)
+		}
+		if i%5 == 0 {
+			_ = crossplane.CollectGarbage(kubectl, kubeconfig, composedKinds...)
+		}
+		if !ready && healthy(kubectl, kubeconfig) {
+			ready = true
+			if err := os.WriteFile(filepath.Join(state, "crossplane.ready"), []byte(time.Now().Format(time.RFC3339)), 0o600); err != nil {
+				return err
+			}
+			log.Print("both packages are Healthy")
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+// composedKinds are the kinds the example Compositions compose, whose
+// orphans the stand-in garbage collector deletes.
+var composedKinds = []string{
+	"deliverystreams.streaming.services.k8s.aws", "subscriptions.notification.services.k8s.aws", "endpoints.eventbus.services.k8s.aws",
+	"apikeycredentialproviders.agentcorecontrol.services.k8s.aws",
+}
+
+func healthy(kubectl, kubeconfig string) bool {
+	for _, p := range []string{"providers.pkg.crossplane.io/provider-aws-services", "functions.pkg.crossplane.io/function-patch-and-transform"} {
+		if _, err := crossplane.Kubectl(kubectl, kubeconfig, "", "wait", "--for=condition=Healthy", "--timeout=1s", p); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// buildAndPush builds a package with crank (no runtime image) and pushes it.
+func buildAndPush(tl crossplane.Tools, reg *crossplane.Registry, root, file, repo, tag string) (string, error) {
+	if out, err := exec.Command(tl.Crank, "xpkg", "build", "--package-root", root, "--package-file", file).CombinedOutput(); err != nil { //nolint:gosec // the harness's crank
+		return "", fmt.Errorf("crank xpkg build %s: %w: %s", root, err, out)
+	}
+	return reg.Push(file, repo, tag)
+}
