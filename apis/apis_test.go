@@ -28,6 +28,8 @@ import (
 	"testing"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	pkgv1 "github.com/crossplane/crossplane/apis/v2/pkg/v1"
+	pkgv1beta1 "github.com/crossplane/crossplane/apis/v2/pkg/v1beta1"
 	"github.com/google/go-cmp/cmp"
 	extv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -50,6 +52,13 @@ func newScheme(t *testing.T) *runtime.Scheme {
 		t.Fatal(err)
 	}
 	if err := AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	// Crossplane's package kinds, for the runtime example.
+	if err := pkgv1.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	if err := pkgv1beta1.AddToScheme(s); err != nil {
 		t.Fatal(err)
 	}
 	return s

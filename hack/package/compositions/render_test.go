@@ -83,11 +83,26 @@ func crank(t *testing.T, args ...string) (string, error) {
 func validate(t *testing.T, resources string) string {
 	t.Helper()
 	cache := t.TempDir()
-	// crossplane beta validate wants Crossplane's own schemas in its cache;
-	// none of the resources validated here needs them, so an empty entry
-	// keeps it from downloading.
-	if err := os.MkdirAll(filepath.Join(cache, "xpkg.crossplane.io", "crossplane", "crossplane@v2.2.0"), 0o755); err != nil {
+	// crossplane beta validate takes Crossplane's own schemas (for the
+	// runtime example's Provider and DeploymentRuntimeConfig) from its
+	// cache: they are put there from the Crossplane module, not downloaded.
+	entry := filepath.Join(cache, "xpkg.crossplane.io", "crossplane", "crossplane@v2.2.0")
+	if err := os.MkdirAll(entry, 0o755); err != nil {
 		t.Fatal(err)
+	}
+	dir, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/crossplane/crossplane/v2").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	crds, _ := filepath.Glob(filepath.Join(strings.TrimSpace(string(dir)), "cluster", "crds", "*.yaml"))
+	for _, f := range crds {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(entry, filepath.Base(f)), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 	xrds, _ := filepath.Glob(filepath.Join(root, "examples", "compositions", "*", "definition.yaml"))
 	extensions := strings.Join(append([]string{"package/crds", "test/testdata/crds"}, rel(xrds)...), ",")
