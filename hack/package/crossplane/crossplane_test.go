@@ -131,12 +131,20 @@ func TestInstalledAndComposedByCrossplane(t *testing.T) {
 	xp, err := StartProcess(dir, "crossplane", []string{"KUBECONFIG=" + kubeconfig}, tl.Crossplane, "core", "start",
 		"--package-runtime=External", "--enable-webhooks=false", "--tls-client-certs-dir="+filepath.Join(dir, "client-certs"),
 		"--xpkg-cache-dir="+filepath.Join(dir, "xpkg-cache"), "--ca-bundle-path="+reg.CAFile,
-		"--metrics-port=0", "--health-probe-port=0", "--poll-interval=15s")
+		"--metrics-port=0", "--health-probe-port=0", "--poll-interval=15s", "--debug")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer xp.Stop()
 	defer func() {
+		if b, err := os.ReadFile(xp.Log); err == nil {
+			if n := strings.Count(string(b), "Circuit breaker is open"); n > 0 {
+				t.Logf("Crossplane's XR circuit breaker opened %d times", n)
+			}
+			if d := os.Getenv("CROSSPLANE_LOG_COPY"); d != "" {
+				_ = os.WriteFile(d, b, 0o600)
+			}
+		}
 		if t.Failed() {
 			for _, p := range []string{"crossplane", "provider", "function", "emulator"} {
 				if b, err := os.ReadFile(filepath.Join(dir, p+".log")); err == nil {
@@ -270,14 +278,7 @@ spec:
 		ex := filepath.Join(root, "examples", "compositions", "agentcredential")
 		k("", "create", "namespace", "team-a")
 		k("", "-n", "team-a", "create", "secret", "generic", "search-api-key", "--from-literal=apiKey=sk-test-0123456789")
-		k("", "apply", "-f", filepath.Join(ex, "definition.yaml"))
-		eventually(t, time.Minute, "XRD established", func() error {
-			_, err := Kubectl(tl.Kubectl, kubeconfig, "", "wait", "--for=condition=Established", "--timeout=1s", "xrd/agentcredentials.platform.example.org")
-			return err
-		})
-		k("", "apply", "-f", filepath.Join(ex, "composition.yaml"))
-		applied := time.Now()
-		k("", "apply", "-f", filepath.Join(ex, "xr.yaml"))
+		applied := applyExample(t, tl, kubeconfig, ex, "agentcredentials.platform.example.org")
 		eventually(t, 3*time.Minute, "AgentCredential Ready", func() error {
 			_, err := Kubectl(tl.Kubectl, kubeconfig, "", "-n", "team-a", "wait", "--for=condition=Ready", "--timeout=1s", "agentcredentials.platform.example.org/search")
 			return err
@@ -329,14 +330,7 @@ func testEventDelivery(t *testing.T, tl Tools, kubeconfig, emulator string) {
 	// version, kind and scope), which the Composition composes.
 	k("", "apply", "-f", filepath.Join(root, "test", "testdata", "crds", "reference-targets.yaml"))
 	k("", "-n", "team-a", "create", "secret", "generic", "collector-access-key", "--from-literal=accessKey=collector-key-0123")
-	k("", "apply", "-f", filepath.Join(ex, "definition.yaml"))
-	eventually(t, time.Minute, "XRD established", func() error {
-		_, err := Kubectl(tl.Kubectl, kubeconfig, "", "wait", "--for=condition=Established", "--timeout=1s", "xrd/eventdeliveries.platform.example.org")
-		return err
-	})
-	k("", "apply", "-f", filepath.Join(ex, "composition.yaml"))
-	applied := time.Now()
-	k("", "apply", "-f", filepath.Join(ex, "xr.yaml"))
+	applied := applyExample(t, tl, kubeconfig, ex, "eventdeliveries.platform.example.org")
 	eventually(t, 4*time.Minute, "EventDelivery Ready", func() error {
 		if err := StandInForUpjet(tl.Kubectl, kubeconfig, emulator); err != nil {
 			return err
@@ -392,6 +386,28 @@ func testEventDelivery(t *testing.T, tl Tools, kubeconfig, emulator string) {
 		}
 		return nil
 	})
+}
+
+// applyExample applies an example's XRD (named xrd), waits until it is
+// established, applies its Composition and then its composite, and returns
+// when the composite was applied.
+func applyExample(t *testing.T, tl Tools, kubeconfig, dir, xrd string) time.Time {
+	t.Helper()
+	apply := func(file string) {
+		t.Helper()
+		if _, err := Kubectl(tl.Kubectl, kubeconfig, "", "apply", "-f", filepath.Join(dir, file)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	apply("definition.yaml")
+	eventually(t, time.Minute, "XRD established", func() error {
+		_, err := Kubectl(tl.Kubectl, kubeconfig, "", "wait", "--for=condition=Established", "--timeout=1s", "xrd/"+xrd)
+		return err
+	})
+	apply("composition.yaml")
+	applied := time.Now()
+	apply("xr.yaml")
+	return applied
 }
 
 // packageHealthy reports a package Installed and Healthy, or Crossplane's

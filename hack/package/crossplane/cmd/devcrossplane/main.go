@@ -106,7 +106,7 @@ func run(ctx context.Context, kubeconfig, state, tools, kubectl, crds, pkgRoot, 
 	xp, err := crossplane.StartProcess(state, "crossplane-core", []string{"KUBECONFIG=" + kubeconfig}, tl.Crossplane, "core", "start",
 		"--package-runtime=External", "--enable-webhooks=false", "--tls-client-certs-dir="+filepath.Join(dir, "client-certs"),
 		"--xpkg-cache-dir="+filepath.Join(dir, "xpkg-cache"), "--ca-bundle-path="+reg.CAFile,
-		"--metrics-port=0", "--health-probe-port=0", "--poll-interval=15s", "--circuit-breaker-burst=1000")
+		"--metrics-port=0", "--health-probe-port=0", "--poll-interval=15s")
 	if err != nil {
 		return err
 	}
