@@ -290,7 +290,7 @@ spec:
 		arn := "arn:aws:bedrock-agentcore:us-east-1:000000000000:token-vault/default/apikeycredentialprovider/team-a-search"
 		eventually(t, 30*time.Second, "tags on AWS", func() error { return awsTag(emulator, arn, "cost-center", "42") })
 		k("", "-n", "team-a", "patch", "agentcredentials.platform.example.org/search", "--type=merge", "-p", `{"spec":{"costCenter":"43"}}`)
-		eventually(t, time.Minute, "the changed cost center on AWS", func() error { return awsTag(emulator, arn, "cost-center", "43") })
+		eventually(t, 2*time.Minute, "the changed cost center on AWS", func() error { return awsTag(emulator, arn, "cost-center", "43") })
 
 		k("", "-n", "team-a", "delete", "agentcredentials.platform.example.org/search", "--wait=false")
 		eventually(t, 2*time.Minute, "nothing left on AWS", func() error {
@@ -355,7 +355,7 @@ func testEventDelivery(t *testing.T, tl Tools, kubeconfig, emulator string) {
 		t.Fatal(err)
 	}
 	k("", "-n", "team-a", "patch", "eventdeliveries.platform.example.org/orders", "--type=merge", "-p", `{"spec":{"filterPolicy":"{\"type\": [\"order_cancelled\"]}"}}`)
-	eventually(t, time.Minute, "the changed filter policy on AWS", func() error {
+	eventually(t, 2*time.Minute, "the changed filter policy on AWS", func() error {
 		out, err := SNS(emulator, url.Values{"Action": {"GetSubscriptionAttributes"}, "SubscriptionArn": {sub.ARN}})
 		if err != nil {
 			return err
