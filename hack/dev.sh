@@ -59,7 +59,7 @@ crossplane_up() {
   start crossplane "$bin/devcrossplane" --kubeconfig "$kubeconfig" --state "$state" --tools "$tools" --kubectl "$kubectl" \
     --crds "$crds" --package-root "$root/package" --function-package-root "$fnroot" --emulator "http://$emulator_addr"
   for _ in $(seq 240); do [ -f "$state/crossplane.ready" ] && break; running crossplane || break; sleep 0.5; done
-  [ -f "$state/crossplane.ready" ] || fail "Crossplane did not install the packages; see $state/crossplane.log and $state/crossplane-core.log"
+  [ -f "$state/crossplane.ready" ] || fail "Crossplane did not install the packages; see $state/crossplane.log and $state/crossplane/crossplane-core.log"
 
   say "applying the Compositions and one composite of each (namespace team-a)"
   k apply -f "$root/test/testdata/crds/reference-targets.yaml" >/dev/null # stand-ins of provider-upjet-aws's Topic and Role
@@ -74,7 +74,7 @@ crossplane_up() {
     k apply -f "$root/examples/compositions/$dir/xr.yaml" >/dev/null
   done
   k -n team-a wait --for=condition=Ready --timeout="${ready_timeout}s" eventdeliveries.platform.example.org/orders agentcredentials.platform.example.org/search >/dev/null \
-    || fail "the composites are not Ready; see $state/crossplane-core.log and $state/provider.log"
+    || fail "the composites are not Ready; see $state/crossplane/crossplane-core.log and $state/provider.log"
   echo
   for xr in eventdeliveries.platform.example.org/orders agentcredentials.platform.example.org/search; do
     KUBECONFIG="$kubeconfig" "$tools/crank" beta trace -n team-a "$xr"

@@ -112,32 +112,23 @@ func TestInstalledAndComposedByCrossplane(t *testing.T) {
 		return out
 	}
 
-	// Crossplane core: init installs its CRDs and CA, start runs the
-	// package manager and the composition engine.
-	crds := filepath.Join(moduleDir(t, "github.com/crossplane/crossplane/v2"), "cluster", "crds")
+	// Crossplane core with the provider's package, pushed to a registry as
+	// a user's CI would push it, and function-patch-and-transform's.
 	started := time.Now()
-	ca, err := InitCrossplane(ctx, tl, kubeconfig, crds, filepath.Join(dir, "client-certs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg, err := StartRegistry(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer reg.Stop()
-	if err := os.MkdirAll(filepath.Join(dir, "xpkg-cache"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	xp, err := StartProcess(dir, "crossplane", []string{"KUBECONFIG=" + kubeconfig}, tl.Crossplane, "core", "start",
-		"--package-runtime=External", "--enable-webhooks=false", "--tls-client-certs-dir="+filepath.Join(dir, "client-certs"),
-		"--xpkg-cache-dir="+filepath.Join(dir, "xpkg-cache"), "--ca-bundle-path="+reg.CAFile,
-		"--metrics-port=0", "--health-probe-port=0", "--poll-interval=15s", "--debug")
+	xp, err := Start(ctx, Options{
+		Tools: tl, Kubeconfig: kubeconfig, Dir: dir,
+		CRDs:                filepath.Join(moduleDir(t, "github.com/crossplane/crossplane/v2"), "cluster", "crds"),
+		ProviderPackage:     xpkg,
+		FunctionPackageRoot: filepath.Join(moduleDir(t, "github.com/crossplane-contrib/function-patch-and-transform"), "package"),
+		FunctionBinary:      filepath.Join(filepath.Dir(tl.Crank), "function-patch-and-transform"),
+		CoreArgs:            []string{"--debug"},
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer xp.Stop()
 	defer func() {
-		if b, err := os.ReadFile(xp.Log); err == nil {
+		if b, err := os.ReadFile(xp.CoreLog); err == nil {
 			if n := strings.Count(string(b), "Circuit breaker is open"); n > 0 {
 				t.Logf("Crossplane's XR circuit breaker opened %d times", n)
 			}
@@ -146,67 +137,21 @@ func TestInstalledAndComposedByCrossplane(t *testing.T) {
 			}
 		}
 		if t.Failed() {
-			for _, p := range []string{"crossplane", "provider", "function", "emulator"} {
+			for _, p := range []string{"crossplane-core", "provider", "function", "emulator"} {
 				if b, err := os.ReadFile(filepath.Join(dir, p+".log")); err == nil {
 					t.Logf("--- %s log (last 4 KiB) ---\n%s", p, tail(b, 4096))
 				}
 			}
 		}
 	}()
-
-	// The packages, pushed to the registry as a user's CI would push them.
-	providerRef, err := reg.Push(xpkg, "provider-aws-services", "v0.0.1-test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fnPkg := filepath.Join(dir, "function-patch-and-transform.xpkg")
-	if out, err := exec.Command(tl.Crank, "xpkg", "build", //nolint:gosec // the harness's crank
-		"--package-root", filepath.Join(moduleDir(t, "github.com/crossplane-contrib/function-patch-and-transform"), "package"),
-		"--package-file", fnPkg).CombinedOutput(); err != nil {
-		t.Fatalf("crank xpkg build (function): %v\n%s", err, out)
-	}
-	fnRef, err := reg.Push(fnPkg, "function-patch-and-transform", "v0.5.0")
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	// The function, as a local process serving Crossplane's mutual TLS.
-	fnPort, err := FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := FunctionCerts(ca, filepath.Join(dir, "function-certs")); err != nil {
-		t.Fatal(err)
-	}
-	fnBin := filepath.Join(filepath.Dir(tl.Crank), "function-patch-and-transform")
-	fn, err := StartProcess(dir, "function", nil, fnBin, fmt.Sprintf("--address=127.0.0.1:%d", fnPort), "--tls-certs-dir="+filepath.Join(dir, "function-certs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fn.Stop()
-
-	k(fmt.Sprintf(`apiVersion: pkg.crossplane.io/v1
-kind: Provider
-metadata:
-  name: provider-aws-services
-spec:
-  package: %s
----
-apiVersion: pkg.crossplane.io/v1
-kind: Function
-metadata:
-  name: function-patch-and-transform
-spec:
-  package: %s
-`, providerRef, fnRef), "apply", "-f", "-")
+	fnRef := xp.FunctionRef
 
 	// What the Deployment runtime would write, the harness writes.
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() {
 		for {
-			_, _ = StandInForRuntime(tl.Kubectl, kubeconfig, "providerrevisions", "")
-			_, _ = StandInForRuntime(tl.Kubectl, kubeconfig, "functionrevisions", fmt.Sprintf("dns:///127.0.0.1:%d", fnPort))
+			xp.StandIn()
 			select {
 			case <-stop:
 				return
@@ -290,10 +235,10 @@ spec:
 		arn := "arn:aws:bedrock-agentcore:us-east-1:000000000000:token-vault/default/apikeycredentialprovider/team-a-search"
 		eventually(t, 30*time.Second, "tags on AWS", func() error { return awsTag(emulator, arn, "cost-center", "42") })
 		k("", "-n", "team-a", "patch", "agentcredentials.platform.example.org/search", "--type=merge", "-p", `{"spec":{"costCenter":"43"}}`)
-		eventually(t, 2*time.Minute, "the changed cost center on AWS", func() error { return awsTag(emulator, arn, "cost-center", "43") })
+		eventually(t, 5*time.Minute, "the changed cost center on AWS", func() error { return awsTag(emulator, arn, "cost-center", "43") })
 
 		k("", "-n", "team-a", "delete", "agentcredentials.platform.example.org/search", "--wait=false")
-		eventually(t, 2*time.Minute, "nothing left on AWS", func() error {
+		eventually(t, 5*time.Minute, "nothing left on AWS", func() error {
 			if err := CollectGarbage(tl.Kubectl, kubeconfig, "apikeycredentialproviders.agentcorecontrol.services.k8s.aws"); err != nil {
 				return err
 			}
@@ -355,7 +300,7 @@ func testEventDelivery(t *testing.T, tl Tools, kubeconfig, emulator string) {
 		t.Fatal(err)
 	}
 	k("", "-n", "team-a", "patch", "eventdeliveries.platform.example.org/orders", "--type=merge", "-p", `{"spec":{"filterPolicy":"{\"type\": [\"order_cancelled\"]}"}}`)
-	eventually(t, 2*time.Minute, "the changed filter policy on AWS", func() error {
+	eventually(t, 5*time.Minute, "the changed filter policy on AWS", func() error {
 		out, err := SNS(emulator, url.Values{"Action": {"GetSubscriptionAttributes"}, "SubscriptionArn": {sub.ARN}})
 		if err != nil {
 			return err
@@ -367,7 +312,7 @@ func testEventDelivery(t *testing.T, tl Tools, kubeconfig, emulator string) {
 	})
 
 	k("", "-n", "team-a", "delete", "eventdeliveries.platform.example.org/orders", "--wait=false")
-	eventually(t, 3*time.Minute, "nothing left on AWS", func() error {
+	eventually(t, 5*time.Minute, "nothing left on AWS", func() error {
 		if err := CollectGarbage(tl.Kubectl, kubeconfig, "deliverystreams.streaming.services.k8s.aws", "subscriptions.notification.services.k8s.aws",
 			"endpoints.eventbus.services.k8s.aws", "topics.sns.aws.m.upbound.io", "roles.iam.aws.m.upbound.io"); err != nil {
 			return err

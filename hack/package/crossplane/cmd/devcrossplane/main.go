@@ -29,7 +29,6 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
@@ -60,7 +59,7 @@ func main() {
 
 func run(ctx context.Context, kubeconfig, state, tools, kubectl, crds, pkgRoot, fnRoot, emulator string) error {
 	dir := filepath.Join(state, "crossplane")
-	if err := os.MkdirAll(filepath.Join(dir, "xpkg-cache"), 0o700); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
 	_ = os.Remove(filepath.Join(state, "crossplane.ready"))
@@ -69,55 +68,22 @@ func run(ctx context.Context, kubeconfig, state, tools, kubectl, crds, pkgRoot, 
 		return fmt.Errorf("no Crossplane core in %s", tools)
 	}
 	tl := crossplane.Tools{Crossplane: matches[0], Crank: filepath.Join(tools, "crank"), Kubectl: kubectl}
+	pkg := filepath.Join(dir, "provider-aws-services.xpkg")
+	if err := crossplane.BuildPackage(tl.Crank, pkgRoot, pkg); err != nil {
+		return err
+	}
 
-	initCtx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	ca, err := crossplane.InitCrossplane(initCtx, tl, kubeconfig, crds, filepath.Join(dir, "client-certs"))
+	startCtx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	xp, err := crossplane.Start(startCtx, crossplane.Options{
+		Tools: tl, Kubeconfig: kubeconfig, Dir: dir, CRDs: crds, ProviderPackage: pkg,
+		FunctionPackageRoot: fnRoot, FunctionBinary: filepath.Join(tools, "function-patch-and-transform"),
+	})
 	cancel()
 	if err != nil {
 		return err
 	}
-	reg, err := crossplane.StartRegistry(dir)
-	if err != nil {
-		return err
-	}
-	defer reg.Stop()
-	providerRef, err := buildAndPush(tl, reg, pkgRoot, filepath.Join(dir, "provider-aws-services.xpkg"), "provider-aws-services", "v0.0.0-dev")
-	if err != nil {
-		return err
-	}
-	fnRef, err := buildAndPush(tl, reg, fnRoot, filepath.Join(dir, "function-patch-and-transform.xpkg"), "function-patch-and-transform", "v0.5.0")
-	if err != nil {
-		return err
-	}
-
-	port, err := crossplane.FreePort()
-	if err != nil {
-		return err
-	}
-	if err := crossplane.FunctionCerts(ca, filepath.Join(dir, "function-certs")); err != nil {
-		return err
-	}
-	fn, err := crossplane.StartProcess(state, "function", nil, filepath.Join(tools, "function-patch-and-transform"),
-		fmt.Sprintf("--address=127.0.0.1:%d", port), "--tls-certs-dir="+filepath.Join(dir, "function-certs"))
-	if err != nil {
-		return err
-	}
-	defer fn.Stop()
-	xp, err := crossplane.StartProcess(state, "crossplane-core", []string{"KUBECONFIG=" + kubeconfig}, tl.Crossplane, "core", "start",
-		"--package-runtime=External", "--enable-webhooks=false", "--tls-client-certs-dir="+filepath.Join(dir, "client-certs"),
-		"--xpkg-cache-dir="+filepath.Join(dir, "xpkg-cache"), "--ca-bundle-path="+reg.CAFile,
-		"--metrics-port=0", "--health-probe-port=0", "--poll-interval=15s")
-	if err != nil {
-		return err
-	}
 	defer xp.Stop()
-
-	manifest := fmt.Sprintf("apiVersion: pkg.crossplane.io/v1\nkind: Provider\nmetadata:\n  name: provider-aws-services\nspec:\n  package: %s\n---\n"+
-		"apiVersion: pkg.crossplane.io/v1\nkind: Function\nmetadata:\n  name: function-patch-and-transform\nspec:\n  package: %s\n", providerRef, fnRef)
-	if _, err := crossplane.Kubectl(kubectl, kubeconfig, manifest, "apply", "-f", "-"); err != nil {
-		return err
-	}
-	log.Printf("Crossplane started; packages %s and %s applied", providerRef, fnRef)
+	log.Printf("Crossplane started (log: %s); packages %s and %s applied", xp.CoreLog, xp.ProviderRef, xp.FunctionRef)
 
 	ready := false
 	for i := 0; ; i++ {
@@ -125,8 +91,7 @@ func run(ctx context.Context, kubeconfig, state, tools, kubectl, crds, pkgRoot, 
 		// garbage appears only when a composite is deleted: both are
 		// looked at less often than the stand-in Topics and Roles.
 		if !ready || i%10 == 0 {
-			_, _ = crossplane.StandInForRuntime(kubectl, kubeconfig, "providerrevisions", "")
-			_, _ = crossplane.StandInForRuntime(kubectl, kubeconfig, "functionrevisions", fmt.Sprintf("dns:///127.0.0.1:%d", port))
+			xp.StandIn()
 		}
 		if err := crossplane.StandInForUpjet(kubectl, kubeconfig, emulator); err != nil && !strings.Contains(err.Error(), "the server doesn't have a resource type") {
 			log.Printf("stand-in for provider-upjet-aws: %v", err)
@@ -163,12 +128,4 @@ func healthy(kubectl, kubeconfig string) bool {
 		}
 	}
 	return true
-}
-
-// buildAndPush builds a package with crank (no runtime image) and pushes it.
-func buildAndPush(tl crossplane.Tools, reg *crossplane.Registry, root, file, repo, tag string) (string, error) {
-	if out, err := exec.Command(tl.Crank, "xpkg", "build", "--package-root", root, "--package-file", file).CombinedOutput(); err != nil { //nolint:gosec // the harness's crank
-		return "", fmt.Errorf("crank xpkg build %s: %w: %s", root, err, out)
-	}
-	return reg.Push(file, repo, tag)
 }
