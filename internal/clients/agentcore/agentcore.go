@@ -26,6 +26,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol"
 
 	"github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
 )
 
 // API is the part of the AgentCore Control client the controller uses.
@@ -46,11 +47,11 @@ const (
 )
 
 // CreateInput builds the create request of a spec with the key read from its
-// secret.
-func CreateInput(p *v1alpha1.APIKeyCredentialProviderParameters, apiKey []byte) *bedrockagentcorecontrol.CreateApiKeyCredentialProviderInput {
+// secret, and owner, the tags that mark it as the object's.
+func CreateInput(p *v1alpha1.APIKeyCredentialProviderParameters, apiKey []byte, owner map[string]string) *bedrockagentcorecontrol.CreateApiKeyCredentialProviderInput {
 	in := &bedrockagentcorecontrol.CreateApiKeyCredentialProviderInput{Name: aws.String(p.Name), ApiKey: aws.String(string(apiKey))}
-	if len(p.Tags) > 0 {
-		in.Tags = p.Tags
+	if all := tags.WithOwner(p.Tags, owner); len(all) > 0 {
+		in.Tags = all
 	}
 	return in
 }

@@ -30,15 +30,15 @@ import (
 
 func TestInputs(t *testing.T) {
 	p := &v1alpha1.APIKeyCredentialProviderParameters{Name: "n", APIKey: common.SecretKeyReference{Key: "k"}, Tags: map[string]string{"a": "b"}}
-	c := CreateInput(p, []byte("key"))
-	if aws.ToString(c.Name) != "n" || aws.ToString(c.ApiKey) != "key" || c.Tags["a"] != "b" {
-		t.Errorf("create: %+v", c)
+	c := CreateInput(p, []byte("key"), map[string]string{"crossplane-name": "n"})
+	if diff := cmp.Diff(map[string]string{"a": "b", "crossplane-name": "n"}, c.Tags); aws.ToString(c.Name) != "n" || aws.ToString(c.ApiKey) != "key" || diff != "" {
+		t.Errorf("create: %+v, tags -want +got:\n%s", c, diff)
 	}
 	u := UpdateInput(p, []byte("new"))
 	if aws.ToString(u.Name) != "n" || aws.ToString(u.ApiKey) != "new" {
 		t.Errorf("update: %+v", u)
 	}
-	if CreateInput(&v1alpha1.APIKeyCredentialProviderParameters{Name: "n"}, []byte("key")).Tags != nil {
+	if CreateInput(&v1alpha1.APIKeyCredentialProviderParameters{Name: "n"}, []byte("key"), nil).Tags != nil {
 		t.Error("an empty tag map was sent")
 	}
 }

@@ -73,8 +73,9 @@ func StreamType(t *string) types.DeliveryStreamType {
 }
 
 // CreateInput builds the CreateDeliveryStream request of a spec; accessKey is
-// the endpoint's access key read from its secret, if any.
-func CreateInput(p *v1alpha1.DeliveryStreamParameters, accessKey *string) *firehose.CreateDeliveryStreamInput {
+// the endpoint's access key read from its secret, if any, and owner the tags
+// that mark the stream as the object's.
+func CreateInput(p *v1alpha1.DeliveryStreamParameters, accessKey *string, owner map[string]string) *firehose.CreateDeliveryStreamInput {
 	in := &firehose.CreateDeliveryStreamInput{
 		DeliveryStreamName: aws.String(p.DeliveryStreamName),
 		DeliveryStreamType: StreamType(p.DeliveryStreamType),
@@ -82,8 +83,8 @@ func CreateInput(p *v1alpha1.DeliveryStreamParameters, accessKey *string) *fireh
 	if e := p.DeliveryStreamEncryptionConfiguration; EncryptionWanted(e) {
 		in.DeliveryStreamEncryptionConfigurationInput = EncryptionInput(e)
 	}
-	if len(p.Tags) > 0 {
-		in.Tags = TagsToAdd(tags.FromList(p.Tags))
+	if all := tags.WithOwner(tags.FromList(p.Tags), owner); len(all) > 0 {
+		in.Tags = TagsToAdd(all)
 	}
 	if d := p.HTTPEndpointDestinationConfiguration; d != nil {
 		in.HttpEndpointDestinationConfiguration = &types.HttpEndpointDestinationConfiguration{

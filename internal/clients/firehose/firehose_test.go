@@ -66,7 +66,9 @@ func TestCreateInput(t *testing.T) {
 		DeliveryStreamType: types.DeliveryStreamTypeKinesisStreamAsSource,
 		DeliveryStreamEncryptionConfigurationInput: &types.DeliveryStreamEncryptionConfigurationInput{
 			KeyType: types.KeyTypeCustomerManagedCmk, KeyARN: aws.String("arn:aws:kms:us-east-1:000000000000:key/k")},
-		Tags: []types.Tag{{Key: aws.String("a"), Value: aws.String("1")}, {Key: aws.String("b"), Value: aws.String("2")}},
+		// The owner tags come with the spec's, in key order, and win
+		// over a spec tag of the same key.
+		Tags: []types.Tag{{Key: aws.String("a"), Value: aws.String("1")}, {Key: aws.String("b"), Value: aws.String("owner")}, {Key: aws.String("crossplane-name"), Value: aws.String("orders")}},
 		HttpEndpointDestinationConfiguration: &types.HttpEndpointDestinationConfiguration{
 			EndpointConfiguration:    &types.HttpEndpointConfiguration{Url: aws.String("https://e"), Name: aws.String("e"), AccessKey: aws.String("key")},
 			BufferingHints:           &types.HttpEndpointBufferingHints{IntervalInSeconds: aws.Int32(60), SizeInMBs: aws.Int32(2)},
@@ -80,7 +82,7 @@ func TestCreateInput(t *testing.T) {
 			},
 		},
 	}
-	if diff := cmp.Diff(want, CreateInput(params(), aws.String("key")), ignoreSDKInternals); diff != "" {
+	if diff := cmp.Diff(want, CreateInput(params(), aws.String("key"), map[string]string{"crossplane-name": "orders", "b": "owner"}), ignoreSDKInternals); diff != "" {
 		t.Errorf("-want, +got:\n%s", diff)
 	}
 }
@@ -294,7 +296,7 @@ func TestEncryption(t *testing.T) {
 func TestCreateInputEmptyEncryption(t *testing.T) {
 	p := params()
 	p.DeliveryStreamEncryptionConfiguration = &v1alpha1.DeliveryStreamEncryptionConfiguration{}
-	if in := CreateInput(p, nil); in.DeliveryStreamEncryptionConfigurationInput != nil {
+	if in := CreateInput(p, nil, nil); in.DeliveryStreamEncryptionConfigurationInput != nil {
 		t.Errorf("an empty encryption block asked for encryption: %+v", in.DeliveryStreamEncryptionConfigurationInput)
 	}
 }

@@ -73,8 +73,8 @@ func LocalStorageConflict(p *v1alpha1.EndpointConfigParameters) error {
 }
 
 // CreateInput builds the CreateEndpointConfig request of a spec: every field
-// of the contract.
-func CreateInput(p *v1alpha1.EndpointConfigParameters) *sagemaker.CreateEndpointConfigInput {
+// of the contract, and owner, the tags that mark it as the object's.
+func CreateInput(p *v1alpha1.EndpointConfigParameters, owner map[string]string) *sagemaker.CreateEndpointConfigInput {
 	in := &sagemaker.CreateEndpointConfigInput{
 		EndpointConfigName:     aws.String(p.EndpointConfigName),
 		EnableNetworkIsolation: p.EnableNetworkIsolation,
@@ -115,8 +115,8 @@ func CreateInput(p *v1alpha1.EndpointConfigParameters) *sagemaker.CreateEndpoint
 	if v := p.VPCConfig; v != nil {
 		in.VpcConfig = &types.VpcConfig{SecurityGroupIds: v.SecurityGroupIDs, Subnets: v.Subnets}
 	}
-	if len(p.Tags) > 0 {
-		in.Tags = Tags(tags.FromList(p.Tags))
+	if all := tags.WithOwner(tags.FromList(p.Tags), owner); len(all) > 0 {
+		in.Tags = Tags(all)
 	}
 	return in
 }

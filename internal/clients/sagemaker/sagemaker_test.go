@@ -46,7 +46,7 @@ func spec() *v1alpha1.EndpointConfigParameters {
 }
 
 func TestCreateInputTranslatesNeutralNames(t *testing.T) {
-	in := CreateInput(spec())
+	in := CreateInput(spec(), nil)
 	v := in.ProductionVariants[0]
 	got := map[string]string{
 		"EnableSSMAccess":              aws.ToString(aws.String(map[bool]string{true: "true"}[aws.ToBool(v.EnableSSMAccess)])),
@@ -67,7 +67,7 @@ func TestCreateInputTranslatesNeutralNames(t *testing.T) {
 // described is what SageMaker returns for spec(): the same body plus its
 // defaults.
 func described() *sagemaker.DescribeEndpointConfigOutput {
-	in := CreateInput(spec())
+	in := CreateInput(spec(), nil)
 	in.ProductionVariants[0].InitialVariantWeight = aws.Float32(1)
 	in.ProductionVariants[0].VolumeSizeInGB = aws.Int32(4)
 	return &sagemaker.DescribeEndpointConfigOutput{EndpointConfigName: in.EndpointConfigName, ProductionVariants: in.ProductionVariants,

@@ -54,6 +54,15 @@ func FromList(list []common.Tag) map[string]string {
 	return out
 }
 
+// WithOwner returns the spec's tags and the owner tags a create carries; the
+// owner tags win, since they say whose the resource is.
+func WithOwner(spec, owner map[string]string) map[string]string {
+	out := make(map[string]string, len(spec)+len(owner))
+	maps.Copy(out, spec)
+	maps.Copy(out, owner)
+	return out
+}
+
 // Sorted turns tags into an SDK's list, in key order; each SDK has a tag
 // type of its own, which newTag makes.
 func Sorted[T any](m map[string]string, newTag func(key, value string) T) []T {

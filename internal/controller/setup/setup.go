@@ -24,6 +24,7 @@ import (
 	"context"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
@@ -32,13 +33,14 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/alreadyexists"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/connect"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/externalname"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
 )
 
@@ -60,6 +62,15 @@ type Kind[MR resource.ModernManaged] struct {
 	Name      func(MR) string
 	// Noun is what messages call the kind: "delivery stream".
 	Noun string
+	// Identity is the AWS identity an object asks for, when it is not its
+	// name (Name): what AWS keeps unique, such as a subscription's topic,
+	// protocol and endpoint, named in messages by IdentityField; Another
+	// is the advice to choose another: "another endpoint".
+	Identity      func(MR) string
+	IdentityField string
+	Another       string
+	// Metadata reads status.atProvider.ackResourceMetadata.
+	Metadata func(MR) *common.ResourceMetadata
 	// AlreadyExists are the kind's own wordings of AWS's "already exists"
 	// answer to a create, each "Code: message prefix", beside the codes
 	// every service uses.
@@ -86,11 +97,12 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, sess
 	name := managed.ControllerName(k.GroupVersionKind.GroupKind().String())
 	kube := mgr.GetClient()
 	observations := metrics.NewObservations(k.GroupVersionKind.Kind)
+	owners := k.ownership(o)
+	if err := mgr.GetFieldIndexer().IndexField(context.Background(), k.Object, ownership.IndexField, owners.Index); err != nil {
+		return err
+	}
 	connector := connect.New(kube, sessions, k.Region, func(_ MR, s *awsconfig.Session) managed.TypedExternalClient[MR] {
-		c := k.External(kube, s)
-		if k.NameField != "" {
-			c = alreadyexists.Wrap(c, alreadyexists.Kind{Noun: k.Noun, NameField: k.NameField, Codes: k.AlreadyExists})
-		}
+		c := ownership.Wrap(k.External(kube, s), owners, kube, s.AccountID, s.Region)
 		return &observed[MR]{TypedExternalClient: c, observations: observations}
 	})
 	if m := o.MetricOptions; m != nil && m.MRStateMetrics != nil && k.List != nil {
@@ -116,6 +128,23 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, sess
 	// change of the desired state.
 	recorded := append([]string{tags.AnnotationManagedKeys}, k.Recorded...)
 	return managedoptions.Register(mgr, name, o, k.Object, r, recorded, k.Watches...)
+}
+
+// ownership describes the kind to the ownership checks.
+func (k Kind[MR]) ownership(o controller.Options) *ownership.Kind[MR] {
+	identity, field, another := k.Name, k.NameField, "another name"
+	if k.Identity != nil {
+		identity, field, another = k.Identity, k.IdentityField, k.Another
+	}
+	return &ownership.Kind[MR]{
+		GroupKind:        k.GroupVersionKind.GroupKind(),
+		Words:            ownership.Words{Noun: k.Noun, Field: field, Another: another},
+		Identity:         identity,
+		Metadata:         k.Metadata,
+		AlreadyExists:    k.AlreadyExists,
+		List:             k.List,
+		PoliciesHonoured: o.Features.Enabled(feature.EnableBetaManagementPolicies),
+	}
 }
 
 // observed records every observation of a resource in AWS, for the achieved

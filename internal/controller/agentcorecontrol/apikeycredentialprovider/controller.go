@@ -22,6 +22,7 @@ import (
 	"context"
 	"maps"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol"
@@ -33,6 +34,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
+	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	ac "github.com/cloudkinds/provider-aws-services/internal/clients/agentcore"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
@@ -40,6 +42,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 	"github.com/cloudkinds/provider-aws-services/internal/persist"
 	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
 )
@@ -78,6 +81,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		External: func(kube client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.APIKeyCredentialProvider] {
 			return &external{client: awsconfig.ClientFor(s, bedrockagentcorecontrol.NewFromConfig), kube: kube, session: s, secrets: secretkey.NewReader(kube, shared.Fingerprints)}
 		},
+		Metadata:      func(mg *v1alpha1.APIKeyCredentialProvider) *common.ResourceMetadata { return metadata.Plain(mg.Status.AtProvider.ACKResourceMetadata) },
 		NameField:     "spec.forProvider.name",
 		Name:          func(mg *v1alpha1.APIKeyCredentialProvider) string { return mg.Spec.ForProvider.Name },
 		Noun:          "API-key credential provider",
@@ -96,6 +100,7 @@ type external struct {
 	secrets *secretkey.Reader
 
 	arn          string
+	created      time.Time
 	apiKey       []byte            // the key to send, when it changed
 	apiKeyRecord map[string]string // what records it as sent
 	tags         tags.Plan
@@ -114,7 +119,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.APIKeyCredentialPro
 	if err != nil {
 		return managed.ExternalObservation{}, awserrors.Wrap(err, errGet)
 	}
-	e.arn = aws.ToString(out.CredentialProviderArn)
+	e.arn, e.created = aws.ToString(out.CredentialProviderArn), aws.ToTime(out.CreatedTime)
 	previous := mg.Status.AtProvider.ACKResourceMetadata
 	mg.Status.AtProvider = ac.Observation(out)
 	mg.SetConditions(xpv2.Available())
@@ -154,7 +159,8 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 	if err != nil {
 		return managed.ExternalCreation{}, err
 	}
-	out, err := e.client.CreateApiKeyCredentialProvider(ctx, ac.CreateInput(&mg.Spec.ForProvider, key))
+	owner := ownership.OwnerTags(v1alpha1.APIKeyCredentialProviderGroupVersionKind.GroupKind(), mg)
+	out, err := e.client.CreateApiKeyCredentialProvider(ctx, ac.CreateInput(&mg.Spec.ForProvider, key, owner))
 	if err != nil {
 		return managed.ExternalCreation{}, awserrors.Wrap(err, errCreate)
 	}
@@ -184,6 +190,12 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 		return managed.ExternalUpdate{}, persist.Annotations(ctx, e.kube, mg, rec)
 	}
 	return managed.ExternalUpdate{}, nil
+}
+
+// Found tells what the last Observe found, for ownership.
+func (e *external) Found() ownership.Finding {
+	s := e.tagService()
+	return ownership.Finding{Created: e.created, Tags: &s}
 }
 
 // tagService is how AgentCore lists, removes and sets the provider's tags.

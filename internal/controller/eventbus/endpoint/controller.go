@@ -20,6 +20,7 @@ package endpoint
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
@@ -31,6 +32,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
@@ -38,6 +40,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/clients/metadata"
 	"github.com/cloudkinds/provider-aws-services/internal/conditions"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
 
 const (
@@ -66,6 +69,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		External: func(_ client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.Endpoint] {
 			return &external{client: awsconfig.ClientFor(s, eventbridge.NewFromConfig), session: s}
 		},
+		Metadata:  func(mg *v1alpha1.Endpoint) *common.ResourceMetadata { return metadata.Plain(mg.Status.AtProvider.ACKResourceMetadata) },
 		NameField: "spec.forProvider.name",
 		Name:      func(mg *v1alpha1.Endpoint) string { return mg.Spec.ForProvider.Name },
 		Noun:      "global endpoint",
@@ -75,6 +79,8 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 type external struct {
 	client  eb.API
 	session *awsconfig.Session
+
+	created time.Time
 }
 
 // Observe describes the endpoint: one call, which also carries its URL.
@@ -86,6 +92,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Endpoint) (managed.
 	if err != nil {
 		return managed.ExternalObservation{}, awserrors.Wrap(err, errDescribe)
 	}
+	e.created = aws.ToTime(d.CreationTime)
 	previous := mg.Status.AtProvider.ACKResourceMetadata
 	mg.Status.AtProvider = eb.Observation(d)
 	lateInitialized := eb.LateInitialize(&mg.Spec.ForProvider, d)
@@ -105,6 +112,12 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Endpoint) (managed.
 		ConnectionDetails:       eb.ConnectionDetails(d),
 		Diff:                    strings.Join(diffs, ", "),
 	}, nil
+}
+
+// Found tells what the last Observe found, for ownership: EventBridge cannot
+// tag a global endpoint, so its creation time is what tells.
+func (e *external) Found() ownership.Finding {
+	return ownership.Finding{Created: e.created}
 }
 
 // Create creates the endpoint.

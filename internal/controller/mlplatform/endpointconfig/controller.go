@@ -20,6 +20,7 @@ package endpointconfig
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
@@ -31,6 +32,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
@@ -38,6 +40,7 @@ import (
 	sm "github.com/cloudkinds/provider-aws-services/internal/clients/sagemaker"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 	"github.com/cloudkinds/provider-aws-services/internal/persist"
 )
 
@@ -61,6 +64,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		External: func(kube client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.EndpointConfig] {
 			return &external{client: awsconfig.ClientFor(s, sagemaker.NewFromConfig), kube: kube, session: s}
 		},
+		Metadata:      func(mg *v1alpha1.EndpointConfig) *common.ResourceMetadata { return mg.Status.AtProvider.ACKResourceMetadata },
 		NameField:     "spec.forProvider.endpointConfigName",
 		Name:          func(mg *v1alpha1.EndpointConfig) string { return mg.Spec.ForProvider.EndpointConfigName },
 		Noun:          "endpoint configuration",
@@ -74,6 +78,7 @@ type external struct {
 	session *awsconfig.Session
 
 	arn      string
+	created  time.Time
 	bodyDiff []string
 	tags     tags.Plan
 }
@@ -88,7 +93,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.EndpointConfig) (ma
 	if err != nil {
 		return managed.ExternalObservation{}, awserrors.Wrap(err, errDescribe)
 	}
-	e.arn = aws.ToString(d.EndpointConfigArn)
+	e.arn, e.created = aws.ToString(d.EndpointConfigArn), aws.ToTime(d.CreationTime)
 	p := &mg.Spec.ForProvider
 	e.bodyDiff = sm.BodyDiff(p, d)
 	diffs := append([]string{}, e.bodyDiff...)
@@ -111,7 +116,8 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.EndpointConfig) (man
 	if err := sm.LocalStorageConflict(&mg.Spec.ForProvider); err != nil {
 		return managed.ExternalCreation{}, err
 	}
-	if _, err := e.client.CreateEndpointConfig(ctx, sm.CreateInput(&mg.Spec.ForProvider)); err != nil {
+	owner := ownership.OwnerTags(v1alpha1.EndpointConfigGroupVersionKind.GroupKind(), mg)
+	if _, err := e.client.CreateEndpointConfig(ctx, sm.CreateInput(&mg.Spec.ForProvider, owner)); err != nil {
 		return managed.ExternalCreation{}, awserrors.Wrap(err, errCreate)
 	}
 	if rec := tags.Record(mg, tags.FromList(mg.Spec.ForProvider.Tags)); rec != nil {
@@ -135,6 +141,12 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.EndpointConfig) (man
 		return managed.ExternalUpdate{}, errors.Errorf(errReplaced, strings.Join(e.bodyDiff, ", "))
 	}
 	return managed.ExternalUpdate{}, nil
+}
+
+// Found tells what the last Observe found, for ownership.
+func (e *external) Found() ownership.Finding {
+	s := e.tagService()
+	return ownership.Finding{Created: e.created, Tags: &s}
 }
 
 // tagService is how SageMaker lists, removes and sets the configuration's

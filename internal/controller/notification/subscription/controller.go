@@ -33,6 +33,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
@@ -40,6 +41,7 @@ import (
 	snsclient "github.com/cloudkinds/provider-aws-services/internal/clients/sns"
 	"github.com/cloudkinds/provider-aws-services/internal/conditions"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
 
 const (
@@ -67,7 +69,24 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		External: func(_ client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.Subscription] {
 			return &external{client: awsconfig.ClientFor(s, sns.NewFromConfig), session: s}
 		},
+		Noun:          "subscription",
+		Identity:      Identity,
+		IdentityField: "spec.forProvider.topicARN, protocol and endpoint",
+		Another:       "another topic, protocol or endpoint",
+		Metadata: func(mg *v1alpha1.Subscription) *common.ResourceMetadata {
+			return metadata.Plain(mg.Status.AtProvider.ACKResourceMetadata)
+		},
 	})
+}
+
+// Identity is what SNS keeps unique among subscriptions: the topic, the
+// protocol and the endpoint; empty until the topic is known.
+func Identity(mg *v1alpha1.Subscription) string {
+	p := &mg.Spec.ForProvider
+	if p.TopicARN == nil || p.Endpoint == nil {
+		return ""
+	}
+	return snsclient.Protocol(p.Protocol) + ":" + *p.Endpoint + " on " + *p.TopicARN
 }
 
 type external struct {
@@ -77,24 +96,32 @@ type external struct {
 	updates map[string]string
 }
 
-// Observe reads the subscription's attributes. Without an ARN, after a
-// create was attempted, it first looks the subscription up: the provider may
-// have been stopped before it could record the ARN Subscribe returned.
+// Observe reads the subscription's attributes. Without an ARN it first looks
+// the subscription up by topic, protocol and endpoint: before a create, to
+// find one that exists already (whose it is, ownership decides); after a
+// create was attempted, because the provider may have been stopped before it
+// could record the ARN Subscribe returned.
 func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (managed.ExternalObservation, error) {
 	arn := meta.GetExternalName(mg)
 	recovered := false
 	if arn == "" {
-		if meta.GetExternalCreatePending(mg).IsZero() {
-			return managed.ExternalObservation{ResourceExists: false}, nil
-		}
-		found, err := e.lookup(ctx, &mg.Spec.ForProvider)
-		if err != nil || found == "" {
+		found, waiting, err := e.lookup(ctx, &mg.Spec.ForProvider)
+		switch {
+		case err != nil:
+			return managed.ExternalObservation{}, err
+		case found != "":
+			arn, recovered = found, true
+			meta.SetExternalName(mg, arn)
+		case waiting && meta.GetExternalCreatePending(mg).IsZero() && !ownership.WantsToAdopt(mg):
+			// Someone's subscription waits for its endpoint to
+			// confirm, with its ARN hidden: it exists, and this object
+			// never subscribed it.
+			return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, nil
+		default:
 			// Not subscribed, or waiting for confirmation: Subscribe,
 			// being idempotent, returns the ARN of the latter.
-			return managed.ExternalObservation{ResourceExists: false}, err
+			return managed.ExternalObservation{ResourceExists: false}, nil
 		}
-		arn, recovered = found, true
-		meta.SetExternalName(mg, arn)
 	}
 	out, err := e.client.GetSubscriptionAttributes(ctx, &sns.GetSubscriptionAttributesInput{SubscriptionArn: aws.String(arn)})
 	if awserrors.IsNotFound(err) {
@@ -146,20 +173,20 @@ func matches(p *v1alpha1.SubscriptionParameters, attrs map[string]string) error 
 }
 
 // lookup returns the ARN of the subscription of the spec's protocol and
-// endpoint to its topic, or "" when there is none or it waits for
-// confirmation.
-func (e *external) lookup(ctx context.Context, p *v1alpha1.SubscriptionParameters) (string, error) {
+// endpoint to its topic, or "" when there is none; waiting is true when
+// there is one, waiting for confirmation with its ARN hidden.
+func (e *external) lookup(ctx context.Context, p *v1alpha1.SubscriptionParameters) (arn string, waiting bool, err error) {
 	pages := sns.NewListSubscriptionsByTopicPaginator(e.client, &sns.ListSubscriptionsByTopicInput{TopicArn: p.TopicARN})
 	for pages.HasMorePages() {
 		page, err := pages.NextPage(ctx)
 		if err != nil {
-			return "", awserrors.Wrap(err, errLookup)
+			return "", false, awserrors.Wrap(err, errLookup)
 		}
 		if arn, found := snsclient.Find(p, page.Subscriptions); found {
-			return arn, nil
+			return arn, arn == "", nil
 		}
 	}
-	return "", nil
+	return "", false, nil
 }
 
 // Create subscribes with every attribute in the same call; the ARN becomes

@@ -35,6 +35,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	snsclient "github.com/cloudkinds/provider-aws-services/internal/clients/sns"
 	"github.com/cloudkinds/provider-aws-services/internal/conditions"
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
 
 // fakeSNS answers GetSubscriptionAttributes with attrs, lists topic, and
@@ -98,9 +99,13 @@ func TestObserve(t *testing.T) {
 		listed                     int
 		err                        string
 	}
-	interrupted := func() *v1alpha1.Subscription {
+	fresh := func() *v1alpha1.Subscription {
 		mg := subscriptionMR()
 		meta.SetExternalName(mg, "")
+		return mg
+	}
+	interrupted := func() *v1alpha1.Subscription {
+		mg := fresh()
 		meta.SetExternalCreatePending(mg, time.Now())
 		return mg
 	}
@@ -114,7 +119,20 @@ func TestObserve(t *testing.T) {
 		topic []types.Subscription
 		want  want
 	}{
-		"NoARNYetAndNoCreateAttempted": {mg: func() *v1alpha1.Subscription { mg := subscriptionMR(); meta.SetExternalName(mg, ""); return mg }, want: want{}},
+		"NoARNYetLooksBeforeCreating": {mg: fresh, want: want{listed: 1}},
+		"ASubscriptionThatExistsBeforeCreatingIsFound": {mg: fresh, attrs: attrs("false"),
+			topic: []types.Subscription{member(arn, "arn:aws:sqs:us-east-1:000000000000:q")},
+			want:  want{exists: true, upToDate: false, lateInit: true, reason: xpv2.ReasonAvailable, externalName: arn, listed: 1}},
+		"SomeoneElsesSubscriptionWaitingForConfirmationExists": {mg: fresh,
+			topic: []types.Subscription{member("PendingConfirmation", "arn:aws:sqs:us-east-1:000000000000:q")},
+			want:  want{exists: true, upToDate: true, listed: 1}},
+		"OneWaitingForConfirmationIsLeftToSubscribeWhenAdopting": {mg: func() *v1alpha1.Subscription {
+			mg := fresh()
+			mg.SetAnnotations(map[string]string{ownership.AnnotationAdoptionPolicy: ownership.AdoptionPolicyAdopt})
+			return mg
+		},
+			topic: []types.Subscription{member("PendingConfirmation", "arn:aws:sqs:us-east-1:000000000000:q")},
+			want:  want{exists: false, listed: 1}},
 		"InterruptedCreateIsFoundByItsTopic": {mg: interrupted, attrs: attrs("false"),
 			topic: []types.Subscription{member(arn+"9", "arn:aws:sqs:us-east-1:000000000000:other"), member(arn, "arn:aws:sqs:us-east-1:000000000000:q")},
 			want:  want{exists: true, upToDate: false, lateInit: true, reason: xpv2.ReasonAvailable, externalName: arn, listed: 1}},

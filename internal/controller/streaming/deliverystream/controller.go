@@ -43,6 +43,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/conditions"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 	"github.com/cloudkinds/provider-aws-services/internal/persist"
 	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
 )
@@ -94,6 +95,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		External: func(kube client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.DeliveryStream] {
 			return &external{client: awsconfig.ClientFor(s, firehose.NewFromConfig), kube: kube, session: s, secrets: secretkey.NewReader(kube, shared.Fingerprints)}
 		},
+		Metadata:      func(mg *v1alpha1.DeliveryStream) *common.ResourceMetadata { return mg.Status.AtProvider.ACKResourceMetadata },
 		NameField:     "spec.forProvider.deliveryStreamName",
 		Name:          func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
 		Noun:          "delivery stream",
@@ -255,6 +257,15 @@ func (e *external) setMetadata(mg *v1alpha1.DeliveryStream, d *types.DeliveryStr
 	mg.Status.AtProvider.ACKResourceMetadata = metadata.For(e.session, metadata.VerifiedARN(mg, previous, aws.ToString(d.DeliveryStreamARN), upToDate))
 }
 
+// Found tells what the last Observe found, for ownership.
+func (e *external) Found() ownership.Finding {
+	if e.described == nil {
+		return ownership.Finding{}
+	}
+	s := e.tagService(e.described.DeliveryStreamName)
+	return ownership.Finding{Created: aws.ToTime(e.described.CreateTimestamp), Tags: &s}
+}
+
 // Create creates the stream with its destination, backup, encryption and
 // tags in one call.
 func (e *external) Create(ctx context.Context, mg *v1alpha1.DeliveryStream) (managed.ExternalCreation, error) {
@@ -269,7 +280,8 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.DeliveryStream) (man
 		accessKey = aws.String(string(key))
 		maps.Copy(sent, record)
 	}
-	if _, err := e.client.CreateDeliveryStream(ctx, fh.CreateInput(&mg.Spec.ForProvider, accessKey)); err != nil {
+	owner := ownership.OwnerTags(v1alpha1.DeliveryStreamGroupVersionKind.GroupKind(), mg)
+	if _, err := e.client.CreateDeliveryStream(ctx, fh.CreateInput(&mg.Spec.ForProvider, accessKey, owner)); err != nil {
 		return managed.ExternalCreation{}, awserrors.Wrap(err, errCreate)
 	}
 	mg.SetConditions(states.Condition(string(types.DeliveryStreamStatusCreating), ""))
