@@ -37,6 +37,7 @@ import (
 
 	"github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
 
 const (
@@ -230,7 +231,7 @@ func TestAPIKeyCredentialProviderAdoption(t *testing.T) {
 	// Adopting makes AWS hold the spec's key: the one the Secret names.
 	adopter := newAPIKeyProvider(ns, name)
 	adopter.Name = "adopter"
-	meta.SetExternalName(adopter, name)
+	adopter.SetAnnotations(map[string]string{ownership.AnnotationAdoptionPolicy: ownership.AdoptionPolicyAdopt})
 	create(t, adopter)
 	eventually(t, 20*time.Second, "adopted and Ready", func() error { return isReady(t, adopter) })
 	if key, updates, _ := s.aws.APIKey("us-east-1", name); key != firstKey || updates != 1 {

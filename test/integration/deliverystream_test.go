@@ -38,6 +38,7 @@ import (
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	apisv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 )
 
@@ -305,7 +306,8 @@ func TestDeliveryStreamMissingAccessKeySecret(t *testing.T) {
 
 // TestDeliveryStreamThroughNamespacedConfigWithoutTagPermission reconciles
 // through a namespaced ProviderConfig whose principal may not tag: creation
-// with tags fails with AWS's AccessDenied, shown on the resource.
+// fails with AWS's AccessDenied, shown on the resource. Every create carries
+// the owner tags, so tagging is a permission the provider needs.
 func TestDeliveryStreamThroughNamespacedConfigWithoutTagPermission(t *testing.T) {
 	s := provider(t)
 	ns := namespace(t)
@@ -357,9 +359,15 @@ func TestDeliveryStreamThroughNamespacedConfigWithoutTagPermission(t *testing.T)
 		t.Fatalf("a config in use was deleted: %v", err)
 	}
 
-	// Without tags the same principal creates the stream.
+	// Without tags in the spec the create still carries the owner tags:
+	// the principal needs the permission the message names.
 	change(t, mg, func(mg *v1alpha1.DeliveryStream) { mg.Spec.ForProvider.Tags = nil })
-	eventually(t, 30*time.Second, "Ready", func() error { return isReady(t, mg) })
+	time.Sleep(2 * testPoll)
+	if n := s.aws.CallsFor(mg.Spec.ForProvider.DeliveryStreamName)["firehose:CreateDeliveryStream"]; n == 0 || len(s.aws.Inventory().DeliveryStreams) > 0 && named(s.aws.Inventory().DeliveryStreams, mg.Spec.ForProvider.DeliveryStreamName) != 0 {
+		t.Errorf("a stream was created without its owner tags: %d create calls", n)
+	}
+	s.aws.Allow("AKIDNOTAGGING", "firehose:TagDeliveryStream")
+	eventually(t, 60*time.Second, "Ready once the permission is granted", func() error { return isReady(t, mg) })
 	remove(t, mg)
 	// The usage goes with its resource by garbage collection, which the
 	// test control plane does not run; remove it as the collector would.
@@ -415,7 +423,7 @@ func TestDeliveryStreamAdoptionAndObserveOnly(t *testing.T) {
 	adopter.Name = "adopter"
 	adopter.Spec.ForProvider.Tags = nil
 	adopter.Spec.ForProvider.HTTPEndpointDestinationConfiguration.RetryOptions = &v1alpha1.RetryOptions{DurationInSeconds: aws.Int64(120)}
-	meta.SetExternalName(adopter, name)
+	adopter.SetAnnotations(map[string]string{ownership.AnnotationAdoptionPolicy: ownership.AdoptionPolicyAdopt})
 	if err := cp.Client.Create(context.Background(), adopter); err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	ebtypes "github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -36,6 +35,7 @@ import (
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 	"github.com/cloudkinds/provider-aws-services/internal/reference"
 )
 
@@ -203,7 +203,7 @@ func TestEndpointAdoptionAndObserveOnly(t *testing.T) {
 
 	adopter := newEndpoint(ns, name)
 	adopter.Name = "adopter"
-	meta.SetExternalName(adopter, name)
+	adopter.SetAnnotations(map[string]string{ownership.AnnotationAdoptionPolicy: ownership.AdoptionPolicyAdopt})
 	create(t, adopter)
 	eventually(t, 20*time.Second, "adopted and Ready", func() error { return isReady(t, adopter) })
 	if c := s.aws.CallsFor(name); c["events:CreateEndpoint"] != 1 || c["events:UpdateEndpoint"] != 0 {

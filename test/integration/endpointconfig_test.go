@@ -28,13 +28,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
 	smtypes "github.com/aws/aws-sdk-go-v2/service/sagemaker/types"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
 
 func sageMakerClient(s *stack) *sagemaker.Client {
@@ -184,7 +184,7 @@ func TestEndpointConfigAdoptionObserveOnlyAndReplacement(t *testing.T) {
 	adopter := newEndpointConfig(ns, name, name)
 	adopter.Name = "adopter"
 	adopter.Spec.ForProvider.DataCaptureConfig = nil
-	meta.SetExternalName(adopter, name)
+	adopter.SetAnnotations(map[string]string{ownership.AnnotationAdoptionPolicy: ownership.AdoptionPolicyAdopt})
 	create(t, adopter)
 	eventually(t, 20*time.Second, "adopted and Ready", func() error { return isReady(t, adopter) })
 	if c := s.aws.CallsFor(name); c["sagemaker:CreateEndpointConfig"] != 1 {
