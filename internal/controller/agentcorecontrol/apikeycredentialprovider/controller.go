@@ -81,7 +81,9 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		External: func(kube client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.APIKeyCredentialProvider] {
 			return &external{client: awsconfig.ClientFor(s, bedrockagentcorecontrol.NewFromConfig), kube: kube, session: s, secrets: secretkey.NewReader(kube, shared.Fingerprints)}
 		},
-		Metadata:      func(mg *v1alpha1.APIKeyCredentialProvider) *common.ResourceMetadata { return metadata.Plain(mg.Status.AtProvider.ACKResourceMetadata) },
+		Metadata: func(mg *v1alpha1.APIKeyCredentialProvider) *common.ResourceMetadata {
+			return metadata.Plain(mg.Status.AtProvider.ACKResourceMetadata)
+		},
 		NameField:     "spec.forProvider.name",
 		Name:          func(mg *v1alpha1.APIKeyCredentialProvider) string { return mg.Spec.ForProvider.Name },
 		Noun:          "API-key credential provider",

@@ -69,7 +69,9 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		External: func(_ client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.Endpoint] {
 			return &external{client: awsconfig.ClientFor(s, eventbridge.NewFromConfig), session: s}
 		},
-		Metadata:  func(mg *v1alpha1.Endpoint) *common.ResourceMetadata { return metadata.Plain(mg.Status.AtProvider.ACKResourceMetadata) },
+		Metadata: func(mg *v1alpha1.Endpoint) *common.ResourceMetadata {
+			return metadata.Plain(mg.Status.AtProvider.ACKResourceMetadata)
+		},
 		NameField: "spec.forProvider.name",
 		Name:      func(mg *v1alpha1.Endpoint) string { return mg.Spec.ForProvider.Name },
 		Noun:      "global endpoint",

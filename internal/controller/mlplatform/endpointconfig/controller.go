@@ -64,7 +64,9 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		External: func(kube client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.EndpointConfig] {
 			return &external{client: awsconfig.ClientFor(s, sagemaker.NewFromConfig), kube: kube, session: s}
 		},
-		Metadata:      func(mg *v1alpha1.EndpointConfig) *common.ResourceMetadata { return mg.Status.AtProvider.ACKResourceMetadata },
+		Metadata: func(mg *v1alpha1.EndpointConfig) *common.ResourceMetadata {
+			return mg.Status.AtProvider.ACKResourceMetadata
+		},
 		NameField:     "spec.forProvider.endpointConfigName",
 		Name:          func(mg *v1alpha1.EndpointConfig) string { return mg.Spec.ForProvider.EndpointConfigName },
 		Noun:          "endpoint configuration",

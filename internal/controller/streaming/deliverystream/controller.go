@@ -95,7 +95,9 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		External: func(kube client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.DeliveryStream] {
 			return &external{client: awsconfig.ClientFor(s, firehose.NewFromConfig), kube: kube, session: s, secrets: secretkey.NewReader(kube, shared.Fingerprints)}
 		},
-		Metadata:      func(mg *v1alpha1.DeliveryStream) *common.ResourceMetadata { return mg.Status.AtProvider.ACKResourceMetadata },
+		Metadata: func(mg *v1alpha1.DeliveryStream) *common.ResourceMetadata {
+			return mg.Status.AtProvider.ACKResourceMetadata
+		},
 		NameField:     "spec.forProvider.deliveryStreamName",
 		Name:          func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
 		Noun:          "delivery stream",
