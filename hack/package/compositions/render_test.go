@@ -6,11 +6,14 @@ package compositions
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -127,32 +130,38 @@ func rel(paths []string) []string {
 // pass sees the status the first wrote to the composite.
 func render(t *testing.T, functions, dir string) []map[string]any {
 	t.Helper()
-	args := func(xr string) []string {
-		a := []string{"render", xr, filepath.Join(dir, "composition.yaml"), functions, "--include-full-xr"}
-		if _, err := os.Stat(filepath.Join(root, dir, "observed.yaml")); err == nil {
-			a = append(a, "--observed-resources", filepath.Join(dir, "observed.yaml"))
-		}
-		return a
-	}
-	first, err := crank(t, args(filepath.Join(dir, "xr.yaml"))...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	first := renderXR(t, functions, dir, filepath.Join(dir, "xr.yaml"), true)
 	xr := filepath.Join(t.TempDir(), "xr.yaml")
 	if err := os.WriteFile(xr, []byte(strings.SplitN(strings.TrimPrefix(first, "---\n"), "\n---\n", 2)[0]), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	second, err := crank(t, args(xr)...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	second := renderXR(t, functions, dir, xr, true)
 	out := filepath.Join(t.TempDir(), "rendered.yaml")
 	if err := os.WriteFile(out, []byte(second), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%s", validate(t, out))
+	return parse(second)
+}
+
+// renderXR runs crossplane render once for the composite in file xr, with
+// the example's observed resources if observed is set and it has them.
+func renderXR(t *testing.T, functions, dir, xr string, observed bool) string {
+	t.Helper()
+	args := []string{"render", xr, filepath.Join(dir, "composition.yaml"), functions, "--include-full-xr"}
+	if _, err := os.Stat(filepath.Join(root, dir, "observed.yaml")); err == nil && observed {
+		args = append(args, "--observed-resources", filepath.Join(dir, "observed.yaml"))
+	}
+	out, err := crank(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func parse(rendered string) []map[string]any {
 	var objs []map[string]any
-	for _, doc := range strings.Split(second, "\n---\n") {
+	for _, doc := range strings.Split(rendered, "\n---\n") {
 		var o map[string]any
 		if err := yaml.Unmarshal([]byte(doc), &o); err == nil && o != nil {
 			objs = append(objs, o)
@@ -193,8 +202,20 @@ func TestEventDelivery(t *testing.T) {
 	if n := len(find(objs, "Role")); n != 2 {
 		t.Errorf("want two Roles, got %d", n)
 	}
+	// The example's name, spelled out once; awsName must agree.
+	name := awsName("team-a", "orders")
+	if want := "team-a-orders-75c1a60b"; name != want {
+		t.Fatalf("awsName(team-a, orders) = %s, want %s", name, want)
+	}
+	if got := get(find(objs, "DeliveryStream")[0], "spec", "forProvider", "deliveryStreamName"); got != name {
+		t.Errorf("the stream is named %v, want %s", got, name)
+	}
+	if got := get(find(objs, "Endpoint")[0], "spec", "forProvider", "name"); got != name {
+		t.Errorf("the global endpoint is named %v, want %s", got, name)
+	}
+	// observed.yaml holds the stream as AWS created it, under its name.
 	sub := find(objs, "Subscription")[0]
-	if got := get(sub, "spec", "forProvider", "endpoint"); got != "arn:aws:firehose:us-east-1:123456789012:deliverystream/orders" {
+	if got := get(sub, "spec", "forProvider", "endpoint"); got != "arn:aws:firehose:us-east-1:123456789012:deliverystream/"+name {
 		t.Errorf("the Subscription feeds %v, not the stream", got)
 	}
 	for _, sel := range [][]string{
@@ -222,9 +243,146 @@ func TestAgentCredential(t *testing.T) {
 	if len(p) != 1 {
 		t.Fatalf("want one APIKeyCredentialProvider, got %d", len(p))
 	}
-	if get(p[0], "spec", "forProvider", "name") != "team-a-search" || get(p[0], "spec", "forProvider", "apiKey", "name") != "search-api-key" ||
+	name := awsName("team-a", "search")
+	if want := "team-a-search-2fed7edb"; name != want {
+		t.Fatalf("awsName(team-a, search) = %s, want %s", name, want)
+	}
+	if get(p[0], "spec", "forProvider", "name") != name || get(p[0], "spec", "forProvider", "apiKey", "name") != "search-api-key" ||
 		get(p[0], "spec", "writeConnectionSecretToRef", "name") != "search-agent-credential" {
 		t.Errorf("composed: %v", p[0]["spec"])
+	}
+}
+
+// awsName is the AWS name the example Compositions give a resource of the
+// composite namespace/name (docs/decisions.md, "Names in Compositions"):
+// "<namespace>-<name>" up to its first dot, cut to 55 characters and without
+// a trailing hyphen, then a hyphen and the first 8 hex digits of the SHA-256
+// of "<namespace>/<name>". It is written here without the Compositions'
+// regular expression, as a second reading of the rule.
+func awsName(namespace, name string) string {
+	prefix := namespace + "-" + name
+	if i := strings.IndexByte(prefix, '.'); i >= 0 {
+		prefix = prefix[:i]
+	}
+	if len(prefix) > 55 {
+		prefix = prefix[:55]
+	}
+	prefix = strings.TrimRight(prefix, "-")
+	sum := sha256.Sum256([]byte(namespace + "/" + name))
+	return prefix + "-" + hex.EncodeToString(sum[:])[:8]
+}
+
+// namedField is a field of a composed resource that holds an AWS name, with
+// the contract's pattern and the CRD's length limit for it
+// (../shared/spec/resource-kinds.md, package/crds).
+type namedField struct {
+	kind    string
+	path    []string
+	max     int
+	pattern *regexp.Regexp
+}
+
+// The AWS names each example Composition sets. The Topic and the Roles of
+// EventDelivery are named by their provider after their object names, which
+// Crossplane derives from the composite's name and UID.
+var namedFields = map[string][]namedField{
+	"eventdelivery": {
+		{"DeliveryStream", []string{"spec", "forProvider", "deliveryStreamName"}, 64, regexp.MustCompile(`^[a-zA-Z0-9_.-]+$`)},
+		{"Endpoint", []string{"spec", "forProvider", "name"}, 64, regexp.MustCompile(`^[.\-_A-Za-z0-9]+$`)},
+	},
+	"agentcredential": {
+		{"APIKeyCredentialProvider", []string{"spec", "forProvider", "name"}, 128, regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)},
+	},
+}
+
+// TestAWSNamesCannotCollide renders each example Composition for composites
+// of many namespaces and names, among them pairs whose "<namespace>-<name>"
+// is the same (team-a/x and team/a-x), one name in two namespaces, and
+// namespaces and names of the longest lengths Kubernetes allows, and requires
+// every AWS name to be the one the rule gives, valid for its kind, and
+// different for every composite.
+func TestAWSNamesCannotCollide(t *testing.T) {
+	// 63 characters: a namespace's limit, and a composite's (Crossplane
+	// limits the names of composites to 63).
+	ns63 := "team-" + strings.Repeat("n", 57) + "1"
+	ns63b := "team-" + strings.Repeat("n", 57) + "2" // differs in the last character
+	name63 := "app-" + strings.Repeat("x", 58) + "1"
+	name63b := "app-" + strings.Repeat("x", 58) + "2"
+	dotted63 := strings.Repeat("d", 30) + "." + strings.Repeat("d", 32)
+	composites := [][2]string{
+		{"team-a", "x"}, {"team", "a-x"}, // the same "<namespace>-<name>"
+		{"team-a", "orders"}, {"team-b", "orders"}, // one name in two namespaces
+		{"team-a", "orders.v2"}, {"team-a", "orders-v2"}, // a dot, which some kinds refuse
+		{ns63, name63}, {ns63, name63b}, {ns63b, name63}, // the same first 55 characters
+		{"a", name63}, {"b", name63},
+		{ns63, dotted63}, {"a", "b"},
+		{strings.Repeat("m", 54), "orders"}, // the cut falls on the hyphen
+	}
+	for _, c := range composites {
+		if len(c[0]) > 63 || len(c[1]) > 63 {
+			t.Fatalf("%s/%s is not a Kubernetes namespace and name", c[0], c[1])
+		}
+	}
+	functions := startFunction(t)
+	for example, fields := range namedFields {
+		t.Run(example, func(t *testing.T) {
+			dir := filepath.Join("examples", "compositions", example)
+			b, err := os.ReadFile(filepath.Join(root, dir, "xr.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			owner := map[string]map[string]string{} // kind, AWS name: composite
+			var rendered []string
+			for _, c := range composites {
+				var xr map[string]any
+				if err := yaml.Unmarshal(b, &xr); err != nil {
+					t.Fatal(err)
+				}
+				xr["metadata"] = map[string]any{"namespace": c[0], "name": c[1]}
+				y, err := yaml.Marshal(xr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				file := filepath.Join(t.TempDir(), "xr.yaml")
+				if err := os.WriteFile(file, y, 0o600); err != nil {
+					t.Fatal(err)
+				}
+				out := renderXR(t, functions, dir, file, false)
+				rendered = append(rendered, out)
+				objs := parse(out)
+				composite := c[0] + "/" + c[1]
+				for _, f := range fields {
+					o := find(objs, f.kind)
+					if len(o) != 1 {
+						t.Errorf("%s: want one %s, got %d", composite, f.kind, len(o))
+						continue
+					}
+					got, _ := get(o[0], f.path...).(string)
+					if want := awsName(c[0], c[1]); got != want {
+						t.Errorf("%s: %s %s is %q, want %q", composite, f.kind, f.path[len(f.path)-1], got, want)
+					}
+					if len(got) < 1 || len(got) > f.max || !f.pattern.MatchString(got) {
+						t.Errorf("%s: %s name %q (%d characters) is not valid: 1 to %d characters matching %s", composite, f.kind, got, len(got), f.max, f.pattern)
+					}
+					if owner[f.kind] == nil {
+						owner[f.kind] = map[string]string{}
+					}
+					if other, ok := owner[f.kind][got]; ok {
+						t.Errorf("%s and %s both get the %s name %q", other, composite, f.kind, got)
+					}
+					owner[f.kind][got] = composite
+				}
+			}
+			// The rendered resources, the longest names among them, pass the
+			// CRDs' validation too.
+			all := filepath.Join(t.TempDir(), "rendered.yaml")
+			if err := os.WriteFile(all, []byte(strings.Join(rendered, "\n---\n")), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if out := validate(t, all); !strings.Contains(out, " 0 failure cases") {
+				t.Errorf("validation:\n%s", out)
+			}
+		})
 	}
 }
 

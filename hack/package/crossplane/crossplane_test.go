@@ -18,6 +18,8 @@ package crossplane
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -232,7 +234,7 @@ func TestInstalledAndComposedByCrossplane(t *testing.T) {
 		trace := traceReady(t, tl, kubeconfig, "team-a", "agentcredentials.platform.example.org/search", 2)
 		t.Logf("crossplane beta trace:\n%s", trace)
 
-		arn := "arn:aws:bedrock-agentcore:us-east-1:000000000000:token-vault/default/apikeycredentialprovider/team-a-search"
+		arn := "arn:aws:bedrock-agentcore:us-east-1:000000000000:token-vault/default/apikeycredentialprovider/" + exampleAWSName("team-a", "search")
 		eventually(t, 30*time.Second, "tags on AWS", func() error { return awsTag(emulator, arn, "cost-center", "42") })
 		k("", "-n", "team-a", "patch", "agentcredentials.platform.example.org/search", "--type=merge", "-p", `{"spec":{"costCenter":"43"}}`)
 		eventually(t, 5*time.Minute, "the changed cost center on AWS", func() error { return awsTag(emulator, arn, "cost-center", "43") })
@@ -450,6 +452,22 @@ func inventory(emulator string) (map[string][]json.RawMessage, error) {
 	defer resp.Body.Close() //nolint:errcheck // read only
 	out := map[string][]json.RawMessage{}
 	return out, json.NewDecoder(resp.Body).Decode(&out)
+}
+
+// exampleAWSName is the AWS name the example Compositions give a resource of
+// the composite namespace/name (docs/decisions.md, "Names in Compositions";
+// hack/package/compositions checks the rendered names against the same rule).
+func exampleAWSName(namespace, name string) string {
+	prefix := namespace + "-" + name
+	if i := strings.IndexByte(prefix, '.'); i >= 0 {
+		prefix = prefix[:i]
+	}
+	if len(prefix) > 55 {
+		prefix = prefix[:55]
+	}
+	prefix = strings.TrimRight(prefix, "-")
+	sum := sha256.Sum256([]byte(namespace + "/" + name))
+	return prefix + "-" + hex.EncodeToString(sum[:])[:8]
 }
 
 // moduleDir is where a module of this one's build list lies.
