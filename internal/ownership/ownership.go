@@ -118,10 +118,12 @@ func WantsToAdopt(mg resource.Managed) bool {
 // Writes reports whether mg may change AWS: an object whose management
 // policies only observe reads without owning, and holds nothing.
 func Writes(mg resource.Managed, policiesHonoured bool) bool {
-	if !policiesHonoured {
+	policies := mg.GetManagementPolicies()
+	if !policiesHonoured || len(policies) == 0 {
+		// None set is the API's default: all.
 		return true
 	}
-	for _, p := range mg.GetManagementPolicies() {
+	for _, p := range policies {
 		switch p {
 		case xpv2.ManagementActionAll, xpv2.ManagementActionCreate, xpv2.ManagementActionUpdate, xpv2.ManagementActionDelete, xpv2.ManagementActionLateInitialize:
 			return true

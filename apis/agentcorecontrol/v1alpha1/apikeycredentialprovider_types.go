@@ -51,6 +51,7 @@ type APIKeyCredentialProviderParameters struct {
 	// Tags is a map of tag keys to tag values.
 	// +optional
 	// +kubebuilder:validation:MaxProperties=50
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !k.startsWith('crossplane-'))",message="tag keys beginning with crossplane- are the provider's owner tags and cannot be set"
 	Tags map[string]string `json:"tags,omitempty"`
 }
 

@@ -407,6 +407,7 @@ type EndpointConfigParameters struct {
 	// +optional
 	// +kubebuilder:validation:MaxItems=50
 	// +listType=atomic
+	// +kubebuilder:validation:XValidation:rule="self.all(t, !has(t.key) || !t.key.startsWith('crossplane-'))",message="tag keys beginning with crossplane- are the provider's owner tags and cannot be set"
 	Tags []common.Tag `json:"tags,omitempty"`
 
 	// VPCConfig is the private network the model containers can access.

@@ -51,7 +51,7 @@ const (
 	errListTags = "cannot list the tags of endpoint configuration"
 	errAddTags  = "cannot tag endpoint configuration"
 	errDelTags  = "cannot untag endpoint configuration"
-	errReplaced = "the endpoint configuration in SageMaker differs from the spec in %s; SageMaker cannot change an endpoint configuration in place: delete this resource to remove it, or set spec.forProvider to what SageMaker holds"
+	errReplaced = "the endpoint configuration in SageMaker differs from the spec in %s; SageMaker cannot change an endpoint configuration in place: set spec.forProvider to what SageMaker holds, or create another EndpointConfig, with another endpointConfigName, for this spec"
 )
 
 // Setup adds the EndpointConfig controller to the manager.
