@@ -29,6 +29,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/arn"
@@ -47,6 +48,10 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
 )
 
+// buildTimeout bounds the build of one session (its credential Secrets, STS),
+// which no caller's context cancels.
+const buildTimeout = 2 * time.Minute
+
 const (
 	errNoConfigRef   = "the managed resource names no provider config (spec.providerConfigRef)"
 	errGetConfig     = "cannot get %s %q"
@@ -57,6 +62,7 @@ const (
 	errIdentity      = "cannot get the caller identity from STS"
 	errCredentials   = "cannot build credentials from source %s"
 	errClusterSecret = "%s: a ClusterProviderConfig must name the secret's namespace"
+	errWaitSession   = "gave up waiting for the AWS session of the provider config"
 )
 
 // A Session is what a managed resource needs to call AWS.
@@ -175,13 +181,18 @@ func (c *Cache) Session(ctx context.Context, mg resource.ModernManaged, region *
 	}
 	// Building a session may wait on STS for long; it happens outside the
 	// lock, so that one slow config never stalls the others, and once per
-	// key however many reconciles ask for it meanwhile.
-	v, err, _ := c.building.Do(k.String(), func() (any, error) {
-		secrets, err := c.readSecrets(ctx, refs)
+	// key however many reconciles ask for it meanwhile. The build runs
+	// under a context of its own: the first caller's cancellation must not
+	// fail the others, and each caller waits only as long as its own
+	// context allows.
+	building := c.building.DoChan(k.String(), func() (any, error) {
+		bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), buildTimeout)
+		defer cancel()
+		secrets, err := c.readSecrets(bctx, refs)
 		if err != nil {
 			return nil, err
 		}
-		s, err := c.build(ctx, cfg, secrets, r)
+		s, err := c.build(bctx, cfg, secrets, r)
 		if err != nil {
 			return nil, err
 		}
@@ -196,8 +207,15 @@ func (c *Cache) Session(ctx context.Context, mg resource.ModernManaged, region *
 		c.sessions[k] = s
 		return s, nil
 	})
-	if err != nil {
-		return nil, err
+	var v any
+	select {
+	case <-ctx.Done():
+		return nil, errors.Wrap(ctx.Err(), errWaitSession)
+	case res := <-building:
+		if res.Err != nil {
+			return nil, res.Err
+		}
+		v = res.Val
 	}
 	return v.(*Session), nil //nolint:forcetypeassert // only sessions are built
 }

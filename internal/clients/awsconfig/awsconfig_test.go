@@ -462,3 +462,59 @@ func TestASlowConfigStallsNoOther(t *testing.T) {
 		t.Errorf("twenty concurrent reconciles of one config called STS %d times, want 1", n)
 	}
 }
+
+// The session is built under a context of its own: the first caller's
+// cancellation does not fail the callers that wait with it, and a caller
+// gives up on its own deadline while the build goes on.
+func TestSessionWaitersKeepTheirOwnContexts(t *testing.T) {
+	f := newFixture(t)
+	release := make(chan struct{})
+	var calls atomic.Int64
+	hanging := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		<-release
+		f.aws.ServeHTTP(w, r)
+	}))
+	t.Cleanup(hanging.Close)
+	none := v1alpha1.ProviderConfigSpec{Region: aws.String("us-east-1"), Credentials: v1alpha1.ProviderCredentials{Source: v1alpha1.CredentialsSourceNone}}
+	_ = f.kube.Create(context.Background(), clusterConfig("slow", hanging.URL, none))
+	mg := managed("ns", v1alpha1.ClusterProviderConfigKind, "slow", nil)
+
+	// The first caller starts the build and is cancelled.
+	first, cancelFirst := context.WithCancel(context.Background())
+	firstErr := make(chan error, 1)
+	go func() {
+		_, err := f.cache.Session(first, mg, nil)
+		firstErr <- err
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for calls.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	// A second caller waits with it ...
+	second := make(chan error, 1)
+	var got *Session
+	go func() {
+		var err error
+		got, err = f.cache.Session(context.Background(), mg, nil)
+		second <- err
+	}()
+	// ... and a third gives up on its own short deadline.
+	short, cancelShort := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancelShort()
+	start := time.Now()
+	if _, err := f.cache.Session(short, mg, nil); err == nil || time.Since(start) > 3*time.Second {
+		t.Fatalf("a caller with a 100ms deadline returned after %s with %v", time.Since(start), err)
+	}
+	cancelFirst()
+	if err := <-firstErr; err == nil {
+		t.Error("the cancelled first caller got a session")
+	}
+	close(release)
+	if err := <-second; err != nil || got == nil {
+		t.Fatalf("the first caller's cancellation failed a caller waiting with it: %v", err)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("STS called %d times, want 1", n)
+	}
+}

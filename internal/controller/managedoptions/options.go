@@ -28,6 +28,7 @@ import (
 	xperrors "github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
 	xpmeta "github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
@@ -137,27 +138,37 @@ func without(m map[string]string, keys []string) map[string]string {
 // that Secret changes, so that a rotated key reaches AWS at once rather than
 // at the next poll. secrets returns the names of the Secrets a resource reads
 // from its own namespace.
-func WatchSecrets[MR client.Object, L client.ObjectList](kube client.Reader, list L, secrets func(MR) []string) Watch {
+func WatchSecrets[MR client.Object, L client.ObjectList](kube client.Reader, log logging.Logger, list L, secrets func(MR) []string) Watch {
 	return func(b *builder.Builder) *builder.Builder {
 		// Metadata only: a Secret's value is read, when needed, from the
 		// API server; the cache holds no Secret's data.
 		return b.WatchesMetadata(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, s client.Object) []reconcile.Request {
-			l := list.DeepCopyObject().(L) //nolint:forcetypeassert // a copy of its own type
-			if err := kube.List(ctx, l, client.InNamespace(s.GetNamespace())); err != nil {
-				return nil
-			}
-			var out []reconcile.Request
-			_ = forEach(l, func(mg MR) {
-				for _, n := range secrets(mg) {
-					if n == s.GetName() {
-						out = append(out, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: mg.GetNamespace(), Name: mg.GetName()}})
-						return
-					}
-				}
-			})
-			return out
+			return SecretReaders(ctx, kube, log, list, secrets, s)
 		}))
 	}
+}
+
+// SecretReaders returns the resources of s's namespace that read s. A list
+// that fails is logged: those resources then see the change at their next
+// poll, not at once.
+func SecretReaders[MR client.Object, L client.ObjectList](ctx context.Context, kube client.Reader, log logging.Logger, list L, secrets func(MR) []string, s client.Object) []reconcile.Request {
+	l := list.DeepCopyObject().(L) //nolint:forcetypeassert // a copy of its own type
+	if err := kube.List(ctx, l, client.InNamespace(s.GetNamespace())); err != nil {
+		log.Info("Cannot list the resources that may read a changed Secret: they see the change at their next poll", "secret", s.GetNamespace()+"/"+s.GetName(), "error", err)
+		return nil
+	}
+	var out []reconcile.Request
+	if err := forEach(l, func(mg MR) {
+		for _, n := range secrets(mg) {
+			if n == s.GetName() {
+				out = append(out, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: mg.GetNamespace(), Name: mg.GetName()}})
+				return
+			}
+		}
+	}); err != nil {
+		log.Info("Cannot read the resources that may read a changed Secret: they see the change at their next poll", "secret", s.GetNamespace()+"/"+s.GetName(), "error", err)
+	}
+	return out
 }
 
 func forEach[MR client.Object](l client.ObjectList, fn func(MR)) error {

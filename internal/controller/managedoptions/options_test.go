@@ -17,11 +17,20 @@ limitations under the License.
 package managedoptions
 
 import (
+	"context"
+	"errors"
 	"testing"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
+	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
 func TestDesiredStateChanged(t *testing.T) {
@@ -49,6 +58,52 @@ func TestDesiredStateChanged(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			if got := p.Update(event.UpdateEvent{ObjectOld: tc.old, ObjectNew: tc.new}); got != tc.want {
 				t.Errorf("want %v, got %v", tc.want, got)
+			}
+		})
+	}
+}
+
+// recordingLog keeps what was logged at Info.
+type recordingLog struct {
+	logging.Logger
+	said []string
+}
+
+func (l *recordingLog) Info(msg string, _ ...any) { l.said = append(l.said, msg) }
+
+func TestSecretReaders(t *testing.T) {
+	readers := func(cm *corev1.ConfigMap) []string { return []string{cm.Data["secret"]} }
+	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "key"}}
+	objs := []client.Object{
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "reads"}, Data: map[string]string{"secret": "key"}},
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "other"}, Data: map[string]string{"secret": "other"}},
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "team-b", Name: "elsewhere"}, Data: map[string]string{"secret": "key"}},
+	}
+	cases := map[string]struct {
+		listErr error
+		want    []reconcile.Request
+		logged  int
+	}{
+		"TheReadersOfItsNamespace": {want: []reconcile.Request{{NamespacedName: types.NamespacedName{Namespace: "team-a", Name: "reads"}}}},
+		"AListThatFailsIsLogged":   {listErr: errors.New("cache not synced"), logged: 1},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			kube := fake.NewClientBuilder().WithObjects(objs...).WithInterceptorFuncs(interceptor.Funcs{
+				List: func(ctx context.Context, c client.WithWatch, l client.ObjectList, o ...client.ListOption) error {
+					if tc.listErr != nil {
+						return tc.listErr
+					}
+					return c.List(ctx, l, o...)
+				},
+			}).Build()
+			log := &recordingLog{Logger: logging.NewNopLogger()}
+			got := SecretReaders(context.Background(), kube, log, &corev1.ConfigMapList{}, readers, secret)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("-want, +got:\n%s", diff)
+			}
+			if len(log.said) != tc.logged {
+				t.Errorf("logged %q, want %d lines", log.said, tc.logged)
 			}
 		})
 	}

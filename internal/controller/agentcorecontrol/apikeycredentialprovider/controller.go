@@ -88,7 +88,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Name:          func(mg *v1alpha1.APIKeyCredentialProvider) string { return mg.Spec.ForProvider.Name },
 		Noun:          "API-key credential provider",
 		AlreadyExists: []string{"ConflictException: already exists"},
-		Watches: []managedoptions.Watch{managedoptions.WatchSecrets(mgr.GetClient(), &v1alpha1.APIKeyCredentialProviderList{},
+		Watches: []managedoptions.Watch{managedoptions.WatchSecrets(mgr.GetClient(), o.Logger, &v1alpha1.APIKeyCredentialProviderList{},
 			func(mg *v1alpha1.APIKeyCredentialProvider) []string {
 				return []string{aws.ToString(mg.Spec.ForProvider.APIKey.Name)}
 			})},

@@ -102,7 +102,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Name:          func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
 		Noun:          "delivery stream",
 		AlreadyExists: []string{"ResourceInUseException: already exists"},
-		Watches: []managedoptions.Watch{managedoptions.WatchSecrets(mgr.GetClient(), &v1alpha1.DeliveryStreamList{}, func(mg *v1alpha1.DeliveryStream) []string {
+		Watches: []managedoptions.Watch{managedoptions.WatchSecrets(mgr.GetClient(), o.Logger, &v1alpha1.DeliveryStreamList{}, func(mg *v1alpha1.DeliveryStream) []string {
 			if ref := accessKeyRef(mg); ref != nil && ref.Name != nil {
 				return []string{*ref.Name}
 			}
