@@ -48,6 +48,7 @@ import (
 	sm "github.com/cloudkinds/provider-aws-services/internal/clients/sagemaker"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
 	"github.com/cloudkinds/provider-aws-services/internal/diff"
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
 
 // outsider is the access key of someone who changes AWS outside Kubernetes;
@@ -277,13 +278,17 @@ func streamDrift(t *testing.T, s *stack, ns string) (resource.Managed, []string,
 	return mg, []string{name}, cases
 }
 
-// tagsHold checks that AWS holds exactly want.
+// tagsHold checks that AWS holds exactly want, beside the owner tags.
 func tagsHold(list func(ctx context.Context) (map[string]string, error), want map[string]string) func(ctx context.Context) error {
 	return func(ctx context.Context) error {
 		got, err := list(ctx)
 		if err != nil {
 			return err
 		}
+		if _, ok := ownership.OwnerOf(got); !ok {
+			return fmt.Errorf("tags %v have no owner tags", got)
+		}
+		maps.DeleteFunc(got, func(k, _ string) bool { return ownership.IsOwnerTag(k) })
 		if !maps.Equal(got, want) {
 			return fmt.Errorf("tags %v, want %v", got, want)
 		}

@@ -34,6 +34,7 @@ import (
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
+	sm "github.com/cloudkinds/provider-aws-services/internal/clients/sagemaker"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
 
@@ -101,8 +102,8 @@ func TestEndpointConfigLifecycle(t *testing.T) {
 		return nil
 	})
 	tags, err := sageMakerClient(s).ListTags(context.Background(), &sagemaker.ListTagsInput{ResourceArn: aws.String(arn)})
-	if err != nil || len(tags.Tags) != 1 || aws.ToString(tags.Tags[0].Key) != "env" {
-		t.Errorf("tags in SageMaker: %+v %v", tags, err)
+	if got := sm.TagMap(tags.Tags); err != nil || len(got) != 6 || got["env"] == "" || got["crossplane-name"] != mg.Name {
+		t.Errorf("tags in SageMaker (env and the 5 owner tags): %v %v", got, err)
 	}
 
 	remove(t, mg)

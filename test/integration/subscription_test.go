@@ -37,6 +37,7 @@ import (
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/conditions"
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 	"github.com/cloudkinds/provider-aws-services/internal/reference"
 )
 
@@ -241,6 +242,7 @@ func TestSubscriptionAdoptionAndObserveOnly(t *testing.T) {
 
 	adopter := newSubscription(ns, "adopted", topicARN)
 	meta.SetExternalName(adopter, arn)
+	adopter.SetAnnotations(map[string]string{meta.AnnotationKeyExternalName: arn, ownership.AnnotationAdoptionPolicy: ownership.AdoptionPolicyAdopt})
 	create(t, adopter)
 	eventually(t, 20*time.Second, "adopted and Ready", func() error { return isReady(t, adopter) })
 	if c := s.aws.CallsFor(topicARN); c["sns:Subscribe"] != 1 {

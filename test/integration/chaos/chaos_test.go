@@ -19,9 +19,14 @@ limitations under the License.
 // Package chaos storms the provider: it creates, updates and deletes
 // resources of all five kinds while AWS throttles and fails calls and the
 // provider process is killed with SIGKILL at random moments, some of them
-// right after a create call left the provider. Then it heals AWS and checks,
-// from the emulator's state, that nothing is stuck, leaked, lost or
-// duplicated, and that no secret reached a log.
+// right after a create call reached AWS. Among them, for each kind, two
+// objects in two namespaces ask for the same AWS resource (pairs_test.go).
+// Then it heals AWS and checks, from the emulator's state and its history of
+// creates and writes, that nothing is stuck, leaked, lost or duplicated, that
+// of each colliding pair the first owns the resource and the second is
+// refused, and that no secret reached a log. The storm fails, too, when none
+// of its kills caught a create whose result the provider had not recorded
+// yet: such a storm did not test what crash safety is about.
 //
 // The package's test runs small in `make test`; `make chaos` runs it at 100
 // resources and 10 kills (CHAOS_PER_KIND, CHAOS_KILLS, CHAOS_THROTTLE_RATE,
@@ -29,6 +34,7 @@ limitations under the License.
 package chaos
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -69,6 +75,7 @@ import (
 	notificationv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/diff"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 	"github.com/cloudkinds/provider-aws-services/test/workload"
@@ -200,7 +207,7 @@ type awsClients struct {
 }
 
 func clientsFor(url string) awsClients {
-	cfg := aws.Config{Region: "us-east-1", BaseEndpoint: aws.String(url), Credentials: credentials.NewStaticCredentialsProvider("AKIDCHECK", "s", "")}
+	cfg := aws.Config{Region: region, BaseEndpoint: aws.String(url), Credentials: credentials.NewStaticCredentialsProvider(checkKey, "s", "")}
 	return awsClients{firehose.NewFromConfig(cfg), sns.NewFromConfig(cfg), eventbridge.NewFromConfig(cfg), sagemaker.NewFromConfig(cfg), bedrockagentcorecontrol.NewFromConfig(cfg)}
 }
 
@@ -295,8 +302,54 @@ func awsCount(inv emulator.Inventory, kind, name string) int {
 	return n
 }
 
-func isCreate(service, operation string) bool {
-	return strings.HasPrefix(operation, "Create") && operation != "CreateTopic" && operation != "CreateModel" || operation == "Subscribe"
+// The keys the provider signs with: the storm's objects use the
+// ClusterProviderConfig, whose credentials source None signs with a fixed
+// key; each team of the colliding pairs has a ProviderConfig of its own
+// key (pairs_test.go), so that the emulator's history tells whose behalf a
+// call was made on. checkKey signs the test's own reads.
+const (
+	stormKey = awsconfig.NoneAccessKeyID
+	checkKey = "AKIDCHECK"
+	region   = "us-east-1"
+)
+
+// snsProtocols are the protocols SNS names for the spec's (see the
+// Subscription API).
+var snsProtocols = map[string]string{"queue": "sqs", "function": "lambda", "stream": "firehose"}
+
+// identityOf is the identity (emulator.Creation.Identity) of the AWS
+// resource an object asks for.
+func identityOf(mg resource.Managed) string {
+	switch o := mg.(type) {
+	case *streamingv1alpha1.DeliveryStream:
+		return emulator.Identity("DeliveryStream", region, o.Spec.ForProvider.DeliveryStreamName)
+	case *notificationv1alpha1.Subscription:
+		p := o.Spec.ForProvider
+		protocol := p.Protocol
+		if sns, ok := snsProtocols[protocol]; ok {
+			protocol = sns
+		}
+		return emulator.Identity("Subscription", region, aws.ToString(p.TopicARN)+" "+protocol+" "+aws.ToString(p.Endpoint))
+	case *eventbusv1alpha1.Endpoint:
+		return emulator.Identity("Endpoint", region, o.Spec.ForProvider.Name)
+	case *mlplatformv1alpha1.EndpointConfig:
+		return emulator.Identity("EndpointConfig", region, o.Spec.ForProvider.EndpointConfigName)
+	case *agentcorev1alpha1.APIKeyCredentialProvider:
+		return emulator.Identity("APIKeyCredentialProvider", region, o.Spec.ForProvider.Name)
+	}
+	return ""
+}
+
+// keyOf is the access key the provider signs an object's calls with.
+func keyOf(mg resource.Managed) string {
+	if k, ok := teamKeys[mg.GetNamespace()]; ok {
+		return k
+	}
+	return stormKey
+}
+
+func objectName(mg resource.Managed) string {
+	return kindOf(mg) + "/" + mg.GetNamespace() + "/" + mg.GetName()
 }
 
 func TestCrashStorm(t *testing.T) {
@@ -312,8 +365,8 @@ func TestCrashStorm(t *testing.T) {
 	em := emulator.New(emulator.Options{Seed: st.seed, CreateDelay: time.Second, UpdateDelay: time.Second, DeleteDelay: time.Second})
 	srv := httptest.NewServer(em)
 	defer srv.Close()
-	topicARN := em.CreateTopic("us-east-1", "chaos")
-	em.CreateModel("us-east-1", model)
+	topicARN := em.CreateTopic(region, "chaos")
+	em.CreateModel(region, model)
 
 	dir := t.TempDir()
 	kubeconfig := filepath.Join(dir, "kubeconfig")
@@ -328,20 +381,16 @@ func TestCrashStorm(t *testing.T) {
 		t.Fatal(err)
 	}
 	secrets := map[string]string{"endpoint-key": "chaos-access-key-" + strconv.FormatUint(rng.Uint64(), 36), "api-key": "sk-chaos-" + strconv.FormatUint(rng.Uint64(), 36)}
-	for name, value := range secrets {
-		key := map[string]string{"endpoint-key": "accessKey", "api-key": "apiKey"}[name]
-		if err := kube.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, StringData: map[string]string{key: value}}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	createSecrets(t, kube, ns, secrets)
 	pc := &v1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "default"}, Spec: v1alpha1.ProviderConfigSpec{
 		Credentials: v1alpha1.ProviderCredentials{Source: v1alpha1.CredentialsSourceNone},
-		Region:      aws.String("us-east-1"),
+		Region:      aws.String(region),
 		Endpoint:    &v1alpha1.EndpointOverride{URL: srv.URL},
 	}}
 	if err := kube.Create(ctx, pc); err != nil {
 		t.Fatal(err)
 	}
+	teamConfigs := createTeams(t, kube, secrets, srv.URL)
 
 	// Which objects are updated and which deleted during the storm.
 	var all, updated, deleted []resource.Managed
@@ -358,118 +407,102 @@ func TestCrashStorm(t *testing.T) {
 			}
 		}
 	}
+	// One colliding pair per kind (pairs_test.go): A counts as any object
+	// that lives through the storm, B is expected to be refused.
+	pairs := newPairs(topicARN)
+	owners := slices.Clone(all)
+	for _, pr := range pairs {
+		owners = append(owners, pr.a)
+	}
+	byCreator := map[string]resource.Managed{} // identity and key -> the object the provider creates for
+	for _, mg := range owners {
+		byCreator[identityOf(mg)+" "+keyOf(mg)] = mg
+	}
+	for _, pr := range pairs {
+		byCreator[identityOf(pr.b)+" "+keyOf(pr.b)] = pr.b
+	}
+	rivals := watchReady(t, pairs)
+	defer rivals.stop()
+
+	// Objects arrive over the first half of the storm, so that kills land
+	// among creates; each pair's B a moment after its A. (Drawn before the
+	// kills start: from then on the killing goroutine has the random source
+	// to itself.)
+	plan := arrivals(rng, st, all, pairs)
 
 	// The storm: faults on every call, the provider killed at random
 	// moments, every other kill right after a create call reached AWS.
 	em.SetFaults(map[string]emulator.Fault{"*": {ThrottleRate: st.throttleRate, ErrorRate: st.errorRat}})
 	p.start()
-	var (
-		hookMu      sync.Mutex
-		armed       chan struct{}
-		afterCreate int
-	)
-	em.SetCallHook(func(service, operation string) {
-		if !isCreate(service, operation) {
-			return
-		}
-		hookMu.Lock()
-		a := armed
-		armed = nil
-		hookMu.Unlock()
-		if a != nil && p.kill() {
-			hookMu.Lock()
-			afterCreate++
-			hookMu.Unlock()
-			close(a)
-		}
-	})
 	stormStart := time.Now()
-	killsDone := make(chan int)
+	killsDone := make(chan killRecord)
 	go func() {
-		kills := 0
-		for i := range st.kills {
-			// Kill i falls around (i+½)/kills of the storm.
-			at := time.Duration(float64(st.length) * (float64(i) + 0.25 + 0.5*rng.Float64()) / float64(st.kills))
-			time.Sleep(time.Until(stormStart.Add(at)))
-			if i%2 == 0 {
-				a := make(chan struct{})
-				hookMu.Lock()
-				armed = a
-				hookMu.Unlock()
-				select {
-				case <-a:
-					kills++
-				case <-time.After(5 * time.Second):
-					hookMu.Lock()
-					armed = nil
-					hookMu.Unlock()
-					if p.kill() {
-						kills++
-					}
-				}
-			} else if p.kill() {
-				kills++
-			}
-			time.Sleep(time.Duration(200+rng.IntN(800)) * time.Millisecond)
-			p.start()
-		}
-		killsDone <- kills
+		killsDone <- killStorm(st, rng, stormStart, p, em, func(at time.Time) killLook { return lookAtKill(ctx, t, kube, em, byCreator, at) })
 	}()
 
-	// Objects arrive over the first half of the storm, so that kills land
-	// among creates; updates come at half time, deletions at two thirds.
-	for _, i := range rng.Perm(len(all)) {
-		if err := kube.Create(ctx, all[i]); err != nil {
+	// Objects arrive as planned; updates come at half time, deletions at two
+	// thirds.
+	for _, a := range plan {
+		time.Sleep(time.Until(stormStart.Add(a.at)))
+		if err := kube.Create(ctx, a.mg); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(st.length / 2 / time.Duration(len(all)))
 	}
 	for _, mg := range updated {
 		bump(t, kube, mg)
 	}
 	time.Sleep(time.Until(stormStart.Add(st.length * 2 / 3)))
+	deleteAsked := map[resource.Managed]time.Time{}
 	for _, mg := range deleted {
+		deleteAsked[mg] = time.Now()
 		if err := kube.Delete(ctx, mg); err != nil {
 			t.Fatal(err)
 		}
 	}
-	kills := <-killsDone
+	kr := <-killsDone
 	stormTime := time.Since(stormStart)
 
-	// Healed: no faults, the provider running, time to converge.
-	em.SetCallHook(nil)
+	// Healed: no faults, the provider running, time to converge: every
+	// object where it should end, every B of a pair refused.
+	em.SetCreationHook(nil)
 	em.ClearFaults()
 	p.start()
 	healed := time.Now()
-	var stuck []string
+	var stuck, unrefused []string
 	deadline := healed.Add(st.converge)
 	for {
-		stuck = stuck[:0]
-		for _, mg := range all {
+		stuck, unrefused = stuck[:0], unrefused[:0]
+		for _, mg := range owners {
 			if why := notSettled(ctx, kube, mg, slices.Contains(deleted, mg)); why != "" {
-				stuck = append(stuck, fmt.Sprintf("%s/%s: %s", kindOf(mg), mg.GetName(), why))
+				stuck = append(stuck, fmt.Sprintf("%s: %s", objectName(mg), why))
 			}
 		}
-		if len(stuck) == 0 || time.Now().After(deadline) {
+		for _, pr := range pairs {
+			if why := notRefused(ctx, kube, pr.b); why != "" {
+				unrefused = append(unrefused, fmt.Sprintf("%s: %s", objectName(pr.b), why))
+			}
+		}
+		if len(stuck)+len(unrefused) == 0 || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(time.Second)
 	}
 	convergeTime := time.Since(healed)
 
-	// What AWS holds.
+	// What AWS holds, and what it was asked to do.
 	inv := em.Inventory()
+	creations, writes := em.Creations(), em.Writes()
 	leaked, duplicated, lost := 0, 0, 0
-	for _, mg := range all {
-		kind := kindOf(mg)
-		n := awsCount(inv, kind, mg.GetName())
-		switch {
-		case slices.Contains(deleted, mg) && n > 0:
+	for _, mg := range deleted {
+		if n := awsCount(inv, kindOf(mg), mg.GetName()); n > 0 {
 			leaked += n
-			t.Errorf("%s %s was deleted, and %d AWS resources are left", kind, mg.GetName(), n)
-		case !slices.Contains(deleted, mg) && n > 1:
-			duplicated += n - 1
-			t.Errorf("%s %s has %d AWS resources", kind, mg.GetName(), n)
+			t.Errorf("%s was deleted, and %d AWS resources are left", objectName(mg), n)
+		}
+	}
+	for _, mg := range owners {
+		if n := duplicates(creations, writes, identityOf(mg), []string{keyOf(mg)}, deleteAsked[mg]); n > 0 {
+			duplicated += n
+			t.Errorf("%s: its AWS resource was created again while the first stood (%d duplicates): %s", objectName(mg), n, creationsOf(creations, identityOf(mg)))
 		}
 	}
 	c := clientsFor(srv.URL)
@@ -480,18 +513,38 @@ func TestCrashStorm(t *testing.T) {
 		}
 		if v, err := c.version(ctx, mg); err != nil || v != after {
 			lost++
-			t.Errorf("the last update of %s %s did not reach AWS: %q (%v)", kindOf(mg), mg.GetName(), v, err)
+			t.Errorf("the last update of %s did not reach AWS: %q (%v)", objectName(mg), v, err)
 		}
 	}
 	for _, s := range stuck {
 		t.Errorf("stuck: %s", s)
 	}
-	leakedSecrets := secretsIn(t, kube, ns, p.logs, secrets)
+	for _, s := range unrefused {
+		t.Errorf("colliding pair, B not refused: %s", s)
+	}
+
+	// The teeth of the storm: it must have killed the provider while a
+	// create's result was in flight, the case a lost create comes from.
+	afterCreate := killsAfterCreate(kr.looks, afterCreateWindow)
+	t.Logf("%d of %d SIGKILLs landed within %s after a create reached AWS, before the provider recorded it (%d aimed at a create)", afterCreate, kr.kills, afterCreateWindow, kr.aimed)
+	for _, k := range kr.looks {
+		for _, c := range k.creates {
+			t.Logf("  kill at %s: create of %s by %s %s before, recorded: %t", k.at.Format("15:04:05.000"), c.creation.Identity(), c.object, k.at.Sub(c.creation.Time).Round(time.Millisecond), c.recorded)
+		}
+	}
+	if afterCreate == 0 {
+		t.Errorf("no SIGKILL landed right after a create (within %s of it reaching AWS, before the provider recorded it): the storm did not test a lost create", afterCreateWindow)
+	}
+
+	// The colliding pairs: B goes, A and its AWS resource stay untouched.
+	pairsOK := checkPairs(ctx, t, kube, em, pairs, rivals)
+
+	leakedSecrets := secretsIn(t, kube, []string{ns, teamA, teamB}, p.logs, secrets)
 	checkMetrics(t, p.metrics)
 	calls, outcomes := em.Calls(), em.Outcomes()
 
 	// Everything goes: nothing may be left in AWS afterwards.
-	for _, mg := range all {
+	for _, mg := range owners {
 		if err := kube.Delete(ctx, mg); err != nil && !kerrors.IsNotFound(err) {
 			t.Error(err)
 		}
@@ -509,11 +562,176 @@ func TestCrashStorm(t *testing.T) {
 		t.Errorf("after every object was deleted, %d AWS resources are left: %+v", n, left)
 	}
 	_ = kube.Delete(ctx, pc)
+	for _, tc := range teamConfigs {
+		_ = kube.Delete(ctx, tc)
+	}
 
-	report(t, st, kills, afterCreate, p.runs, stormTime, convergeTime, len(all), len(stuck), leaked, len(updated), lost, duplicated, leakedSecrets, calls, outcomes)
+	report(t, st, kr, afterCreate, p.runs, stormTime, convergeTime, len(all), len(stuck), leaked, len(updated), lost, duplicated, pairsOK, len(pairs), leakedSecrets, calls, outcomes)
 	if leakedSecrets > 0 {
 		t.Errorf("%d secret values reached logs, events or objects", leakedSecrets)
 	}
+}
+
+// createSecrets creates the Secrets the objects of a namespace read.
+func createSecrets(t *testing.T, kube client.Client, ns string, secrets map[string]string) {
+	t.Helper()
+	for name, value := range secrets {
+		key := map[string]string{workload.AccessKeySecret: workload.AccessKeyKey, workload.APIKeySecret: workload.APIKeyKey}[name]
+		if err := kube.Create(context.Background(), &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, StringData: map[string]string{key: value}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// An arrival is when, into the storm, an object is created.
+type arrival struct {
+	at time.Duration
+	mg resource.Managed
+}
+
+// pairGap is how long after A of a colliding pair its B arrives: more than
+// the one-second granularity of creation timestamps, so that the API server
+// records A as the older object, and long enough that a provider that
+// reconciles new objects at once asks for A's resource first; short enough
+// that A's create is still exposed to the storm's throttling, errors and
+// kills when B comes, and may not have reached AWS yet: the order in
+// Kubernetes, not the luck of the first create to get through, is what must
+// decide the owner.
+const pairGap = 2 * time.Second
+
+// arrivals spreads the storm's objects evenly over the first half of the
+// storm, in random order, and each pair at a random moment of it, B pairGap
+// after A.
+func arrivals(rng *rand.Rand, st storm, all []resource.Managed, pairs []pair) []arrival {
+	half := st.length / 2
+	step := half / time.Duration(len(all))
+	out := make([]arrival, 0, len(all)+2*len(pairs))
+	for j, i := range rng.Perm(len(all)) {
+		out = append(out, arrival{at: time.Duration(j) * step, mg: all[i]})
+	}
+	span := max(half-pairGap, time.Millisecond)
+	for _, pr := range pairs {
+		at := time.Duration(rng.Int64N(int64(span)))
+		out = append(out, arrival{at: at, mg: pr.a}, arrival{at: at + pairGap, mg: pr.b})
+	}
+	slices.SortStableFunc(out, func(a, b arrival) int { return cmp.Compare(a.at, b.at) })
+	return out
+}
+
+// A killRecord is what the kills of a storm did.
+type killRecord struct {
+	kills, aimed int
+	looks        []killLook
+}
+
+// killStorm kills the provider st.kills times over the storm, at random
+// moments, and starts it again after each. Every other kill is aimed: it
+// waits up to 5 s for a create to reach AWS and kills the provider in the
+// emulator's creation hook, after the create happened and before its answer
+// left; until one aimed kill landed, every kill is aimed, so that a storm
+// whose first aimed kill found no create (the provider still starting, or
+// every create throttled) tries again. look is called right after each kill,
+// while the provider is dead. The creation hook stays set until the storm
+// heals.
+func killStorm(st storm, rng *rand.Rand, stormStart time.Time, p *process, em *emulator.Server, look func(time.Time) killLook) killRecord {
+	var (
+		hookMu sync.Mutex
+		armed  chan time.Time
+	)
+	em.SetCreationHook(func(emulator.Creation) {
+		hookMu.Lock()
+		a := armed
+		armed = nil
+		hookMu.Unlock()
+		if a != nil && p.kill() {
+			a <- time.Now()
+		}
+	})
+	var r killRecord
+	for i := range st.kills {
+		// Kill i falls around (i+½)/kills of the storm.
+		at := time.Duration(float64(st.length) * (float64(i) + 0.25 + 0.5*rng.Float64()) / float64(st.kills))
+		time.Sleep(time.Until(stormStart.Add(at)))
+		var killed time.Time
+		if i%2 == 0 || r.aimed == 0 {
+			a := make(chan time.Time, 1)
+			hookMu.Lock()
+			armed = a
+			hookMu.Unlock()
+			select {
+			case killed = <-a:
+				r.aimed++
+			case <-time.After(5 * time.Second):
+				hookMu.Lock()
+				taken := armed == nil
+				armed = nil
+				hookMu.Unlock()
+				if taken {
+					// The hook took the arm as the time ran out.
+					select {
+					case killed = <-a:
+						r.aimed++
+					case <-time.After(time.Second):
+					}
+				}
+				if killed.IsZero() && p.kill() {
+					killed = time.Now()
+				}
+			}
+		} else if p.kill() {
+			killed = time.Now()
+		}
+		if !killed.IsZero() {
+			r.kills++
+			r.looks = append(r.looks, look(killed))
+		}
+		time.Sleep(time.Duration(200+rng.IntN(800)) * time.Millisecond)
+		p.start()
+	}
+	return r
+}
+
+// lookAtKill reads, right after a kill and while the provider is dead, the
+// objects of the creates AWS accepted in the afterCreateWindow before it,
+// and whether each recorded its create's result: for crossplane-runtime's
+// managed reconciler, the external-create-succeeded annotation it writes
+// after every create that succeeded (seconds, hence the truncation); for a
+// subscription also the ARN as external name.
+func lookAtKill(ctx context.Context, t *testing.T, kube client.Client, em *emulator.Server, byCreator map[string]resource.Managed, at time.Time) killLook {
+	look := killLook{at: at}
+	for _, c := range em.Creations() {
+		if c.Time.After(at) || at.Sub(c.Time) > afterCreateWindow || c.AccessKey == checkKey {
+			continue
+		}
+		mg, ok := byCreator[c.Identity()+" "+c.AccessKey]
+		if !ok {
+			t.Errorf("AWS accepted a create the storm asked no object for: %+v", c)
+			continue
+		}
+		o := mg.DeepCopyObject().(resource.Managed) //nolint:forcetypeassert // a copy of its own type
+		err := kube.Get(ctx, client.ObjectKeyFromObject(mg), o)
+		if err != nil && !kerrors.IsNotFound(err) {
+			t.Logf("cannot read %s after a kill: %v", objectName(mg), err)
+			continue
+		}
+		// An object gone is one that cannot have recorded it.
+		succeeded := meta.GetExternalCreateSucceeded(o)
+		recorded := err == nil && (!succeeded.IsZero() && !succeeded.Before(c.Time.Truncate(time.Second)) ||
+			c.Kind == "Subscription" && meta.GetExternalName(o) == c.ARN)
+		look.creates = append(look.creates, createAtKill{creation: c, object: objectName(mg), recorded: recorded})
+	}
+	return look
+}
+
+// creationsOf lists the creations of one identity, for a message.
+func creationsOf(creations []emulator.Creation, identity string) string {
+	var b strings.Builder
+	for _, c := range creations {
+		if c.Identity() == identity {
+			fmt.Fprintf(&b, "[#%d %s by %s at %s] ", c.Seq, c.ARN, c.AccessKey, c.Time.Format("15:04:05.000"))
+		}
+	}
+	return b.String()
 }
 
 // freeAddress returns a loopback address nothing listens on.
@@ -642,8 +860,8 @@ func total(inv emulator.Inventory) int {
 }
 
 // secretsIn counts the secret values found in the provider's logs, the
-// namespace's events and the objects themselves.
-func secretsIn(t *testing.T, kube client.Client, ns string, logs []string, secrets map[string]string) int {
+// namespaces' events and the objects themselves.
+func secretsIn(t *testing.T, kube client.Client, namespaces []string, logs []string, secrets map[string]string) int {
 	t.Helper()
 	var texts []string
 	for _, l := range logs {
@@ -653,18 +871,20 @@ func secretsIn(t *testing.T, kube client.Client, ns string, logs []string, secre
 		}
 		texts = append(texts, string(b))
 	}
-	events := &corev1.EventList{}
-	if err := kube.List(context.Background(), events, client.InNamespace(ns)); err != nil {
-		t.Error(err)
-	}
-	for _, e := range events.Items {
-		texts = append(texts, e.Message)
-	}
-	for _, l := range []client.ObjectList{&streamingv1alpha1.DeliveryStreamList{}, &agentcorev1alpha1.APIKeyCredentialProviderList{}} {
-		if err := kube.List(context.Background(), l, client.InNamespace(ns)); err != nil {
+	for _, ns := range namespaces {
+		events := &corev1.EventList{}
+		if err := kube.List(context.Background(), events, client.InNamespace(ns)); err != nil {
 			t.Error(err)
 		}
-		texts = append(texts, fmt.Sprintf("%+v", l))
+		for _, e := range events.Items {
+			texts = append(texts, e.Message)
+		}
+		for _, l := range []client.ObjectList{&streamingv1alpha1.DeliveryStreamList{}, &agentcorev1alpha1.APIKeyCredentialProviderList{}} {
+			if err := kube.List(context.Background(), l, client.InNamespace(ns)); err != nil {
+				t.Error(err)
+			}
+			texts = append(texts, fmt.Sprintf("%+v", l))
+		}
 	}
 	n := 0
 	for _, text := range texts {
@@ -675,19 +895,20 @@ func secretsIn(t *testing.T, kube client.Client, ns string, logs []string, secre
 	return n
 }
 
-func report(t *testing.T, st storm, kills, afterCreate, runs int, stormTime, convergeTime time.Duration, resources, stuck, leaked, updates, lost, duplicated, secrets int,
+func report(t *testing.T, st storm, kr killRecord, afterCreate, runs int, stormTime, convergeTime time.Duration, resources, stuck, leaked, updates, lost, duplicated, pairsOK, pairs, secrets int,
 	calls map[string]int, outcomes map[string]map[string]int) {
 	t.Helper()
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n| figure | result |\n|---|---|\n")
-	fmt.Fprintf(&b, "| resources (per kind) | %d (%d) |\n", resources, st.perKind)
+	fmt.Fprintf(&b, "| resources (per kind) | %d (%d), and %d colliding pairs |\n", resources, st.perKind, pairs)
 	fmt.Fprintf(&b, "| faults | %.0f%% throttled, %.0f%% HTTP 500 |\n", st.throttleRate*100, st.errorRat*100)
-	fmt.Fprintf(&b, "| SIGKILLs (right after a create call) | %d (%d), %d provider starts |\n", kills, afterCreate, runs)
+	fmt.Fprintf(&b, "| SIGKILLs (aimed at a create; landed within %s of a create, unrecorded) | %d (%d; %d), %d provider starts |\n", afterCreateWindow, kr.kills, kr.aimed, afterCreate, runs)
 	fmt.Fprintf(&b, "| storm / converge after healing | %s / %s |\n", stormTime.Round(time.Second), convergeTime.Round(time.Second))
-	fmt.Fprintf(&b, "| resources stuck for good | %d of %d |\n", stuck, resources)
+	fmt.Fprintf(&b, "| resources stuck for good | %d of %d |\n", stuck, resources+pairs)
 	fmt.Fprintf(&b, "| deleted resources left on AWS | %d |\n", leaked)
 	fmt.Fprintf(&b, "| updates never applied | %d of %d |\n", lost, updates)
-	fmt.Fprintf(&b, "| duplicates | %d |\n", duplicated)
+	fmt.Fprintf(&b, "| duplicates (AWS resources created again while their object stood) | %d |\n", duplicated)
+	fmt.Fprintf(&b, "| colliding pairs: A owns, B refused, B's deletion leaves A's resource | %d of %d |\n", pairsOK, pairs)
 	fmt.Fprintf(&b, "| secret values in logs, events, objects | %d |\n", secrets)
 	sum := map[string]int{}
 	for _, o := range outcomes {
