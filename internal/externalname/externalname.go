@@ -26,30 +26,32 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // FromField returns an initializer that sets the external-name annotation to
 // the value of the name field at path (for messages), read by name.
-func FromField[MR resource.Managed](kube client.Client, path string, name func(MR) string) managed.Initializer {
-	return managed.InitializerFn(func(ctx context.Context, mg resource.Managed) error {
+func FromField[MR resource.Managed](path string, name func(MR) string) managed.Initializer {
+	return managed.InitializerFn(func(_ context.Context, mg resource.Managed) error {
 		typed, ok := mg.(MR)
 		if !ok {
 			return errors.New("unexpected managed resource type")
 		}
-		return Check(ctx, kube, mg, path, name(typed))
+		return Check(mg, path, name(typed))
 	})
 }
 
 // Check sets the annotation to want when it is unset, and fails when it
-// names something else.
-func Check(ctx context.Context, kube client.Client, mg resource.Managed, path, want string) error {
+// names something else. It sets it in memory only: every reconcile sets it
+// again, and the first write of a new object (its finalizer, or the record
+// of a create that is about to start) persists it, so that it costs no write
+// of its own.
+func Check(mg resource.Managed, path, want string) error {
 	switch got := meta.GetExternalName(mg); got {
 	case want:
 		return nil
 	case "":
 		meta.SetExternalName(mg, want)
-		return errors.Wrap(kube.Update(ctx, mg), "cannot set the external name")
+		return nil
 	default:
 		return errors.Errorf("the annotation %s=%q does not match %s=%q: the external name of this kind is its name field, which cannot change; remove the annotation or set it to %q",
 			meta.AnnotationKeyExternalName, got, path, want, want)

@@ -30,11 +30,28 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
+// AtCreate records annotations on an object whose resource is being
+// created. It only sets them in memory: after a successful create
+// crossplane-runtime's critical annotation update writes every annotation of
+// the object with its create-succeeded record, in one write, and a create
+// that fails has nothing to record.
+func AtCreate(obj client.Object, kv map[string]string) {
+	meta.AddAnnotations(obj, kv)
+}
+
 // Annotations sets annotations on obj in the API server, with a merge patch
-// that touches nothing else, and in memory. The rest of obj in memory (the
-// status a reconcile is about to write) is kept.
+// that touches nothing else and in memory; the rest of obj in memory (the
+// status a reconcile is about to write) is kept. The patch is conditional on
+// the resourceVersion obj was read at: if a user changed the object
+// meanwhile (during a long update call, say), it conflicts and the reconcile
+// is repeated on the current object, so that the reconcile's next write never
+// replaces a newer spec with the one in memory. On success obj takes the new
+// resourceVersion, so that its next write does not conflict with this one.
 func Annotations(ctx context.Context, kube client.Client, obj client.Object, kv map[string]string) error {
-	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": kv}})
+	if len(kv) == 0 {
+		return nil
+	}
+	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": kv, "resourceVersion": obj.GetResourceVersion()}})
 	if err != nil {
 		return err
 	}
@@ -45,11 +62,7 @@ func Annotations(ctx context.Context, kube client.Client, obj client.Object, kv 
 	if err := kube.Patch(ctx, patched, client.RawPatch(types.MergePatchType, patch)); err != nil {
 		return errors.Wrap(err, "cannot record annotations")
 	}
-	// obj keeps the resourceVersion it was read at. Taking the patched one
-	// would let the reconcile's next write replace a spec that a user
-	// changed meanwhile (during a long create call, say) with the one in
-	// memory: a lost update. A stale write conflicts instead, and the
-	// reconcile is repeated on the current object.
 	meta.AddAnnotations(obj, kv)
+	obj.SetResourceVersion(patched.GetResourceVersion())
 	return nil
 }

@@ -101,9 +101,10 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, sess
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), k.Object, ownership.IndexField, owners.Index); err != nil {
 		return err
 	}
+	creating := &toCreate{}
 	connector := connect.New(kube, sessions, k.Region, func(_ MR, s *awsconfig.Session) managed.TypedExternalClient[MR] {
 		c := ownership.Wrap(k.External(kube, s), owners, kube, s.AccountID, s.Region)
-		return &observed[MR]{TypedExternalClient: c, observations: observations}
+		return &observed[MR]{TypedExternalClient: c, observations: observations, creating: creating}
 	})
 	if m := o.MetricOptions; m != nil && m.MRStateMetrics != nil && k.List != nil {
 		if err := mgr.Add(statemetrics.NewMRStateRecorder(kube, o.Logger, m.MRStateMetrics, k.List, m.PollStateMetricInterval)); err != nil {
@@ -112,12 +113,13 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, sess
 	}
 	initializers := []managed.Initializer{}
 	if k.NameField != "" {
-		initializers = append(initializers, externalname.FromField(kube, k.NameField, k.Name))
+		initializers = append(initializers, externalname.FromField(k.NameField, k.Name))
 	}
 	r := managed.NewReconciler(mgr, resource.ManagedKind(k.GroupVersionKind),
 		managedoptions.For(mgr, name, o,
 			managed.WithTypedExternalConnector[MR](connector),
 			managed.WithInitializers(initializers...),
+			managed.WithFinalizer(&deferredFinalizer{Finalizer: resource.NewAPIFinalizer(kube, managed.FinalizerName), creating: creating, policiesHonoured: owners.PoliciesHonoured}),
 			// Every kind can learn what a create it cannot remember made:
 			// four by the name the user chose, Subscription by looking
 			// its topic up. A provider killed between the create call and
@@ -152,11 +154,13 @@ func (k Kind[MR]) ownership(o controller.Options) *ownership.Kind[MR] {
 type observed[MR resource.Managed] struct {
 	managed.TypedExternalClient[MR]
 	observations *metrics.Observations
+	creating     *toCreate
 }
 
 func (o *observed[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObservation, error) {
 	o.observations.Observed(mg.GetUID())
 	obs, err := o.TypedExternalClient.Observe(ctx, mg)
+	o.creating.observed(mg, obs, err)
 	if err == nil && !obs.ResourceExists && meta.WasDeleted(mg) {
 		o.observations.Forget(mg.GetUID())
 	}

@@ -171,8 +171,8 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 		cd[ac.ConnectionSecretARN] = []byte(aws.ToString(out.ApiKeySecretArn.SecretArn))
 	}
 	maps.Copy(record, tags.Record(mg, mg.Spec.ForProvider.Tags))
-	return managed.ExternalCreation{ConnectionDetails: cd},
-		persist.Annotations(ctx, e.kube, mg, record)
+	persist.AtCreate(mg, record)
+	return managed.ExternalCreation{ConnectionDetails: cd}, nil
 }
 
 // Update rotates the key when its Secret changed, and the tags.

@@ -122,9 +122,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.EndpointConfig) (man
 	if _, err := e.client.CreateEndpointConfig(ctx, sm.CreateInput(&mg.Spec.ForProvider, owner)); err != nil {
 		return managed.ExternalCreation{}, awserrors.Wrap(err, errCreate)
 	}
-	if rec := tags.Record(mg, tags.FromList(mg.Spec.ForProvider.Tags)); rec != nil {
-		return managed.ExternalCreation{}, persist.Annotations(ctx, e.kube, mg, rec)
-	}
+	persist.AtCreate(mg, tags.Record(mg, tags.FromList(mg.Spec.ForProvider.Tags)))
 	return managed.ExternalCreation{}, nil
 }
 

@@ -287,7 +287,8 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.DeliveryStream) (man
 		return managed.ExternalCreation{}, awserrors.Wrap(err, errCreate)
 	}
 	mg.SetConditions(states.Condition(string(types.DeliveryStreamStatusCreating), ""))
-	return managed.ExternalCreation{}, persist.Annotations(ctx, e.kube, mg, sent)
+	persist.AtCreate(mg, sent)
+	return managed.ExternalCreation{}, nil
 }
 
 // Update does what Observe found different: the destination (with the

@@ -1,0 +1,86 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package setup
+
+import (
+	"context"
+	"sync"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// toCreate remembers the objects whose last Observe found nothing in AWS:
+// their reconcile goes on to create, and records that it does with an update
+// of its own (crossplane-runtime's create-pending annotation).
+type toCreate struct{ uids sync.Map }
+
+func (c *toCreate) observed(mg resource.Managed, o managed.ExternalObservation, err error) {
+	if err == nil && !o.ResourceExists && !meta.WasDeleted(mg) {
+		c.uids.Store(mg.GetUID(), struct{}{})
+		return
+	}
+	c.uids.Delete(mg.GetUID())
+}
+
+func (c *toCreate) take(uid types.UID) bool {
+	_, ok := c.uids.LoadAndDelete(uid)
+	return ok
+}
+
+// deferredFinalizer adds the managed reconciler's finalizer as
+// crossplane-runtime does, with one exception: an object whose reconcile is
+// about to create its resource gets it in memory only, and the create-pending
+// update that comes next writes it, with the external name: one write to the
+// object instead of three (each is an event that Crossplane's composite
+// circuit breaker counts). A create-pending update that fails creates
+// nothing, and the next reconcile adds the finalizer again.
+type deferredFinalizer struct {
+	resource.Finalizer
+	creating         *toCreate
+	policiesHonoured bool
+}
+
+func (f *deferredFinalizer) AddFinalizer(ctx context.Context, obj resource.Object) error {
+	if meta.FinalizerExists(obj, managed.FinalizerName) {
+		return nil
+	}
+	mg, ok := obj.(resource.Managed)
+	if ok && f.creating.take(obj.GetUID()) && f.creates(mg) {
+		meta.AddFinalizer(obj, managed.FinalizerName)
+		return nil
+	}
+	return f.Finalizer.AddFinalizer(ctx, obj)
+}
+
+// creates reports whether the reconciler may create mg's resource, so that
+// a create-pending update follows.
+func (f *deferredFinalizer) creates(mg resource.Managed) bool {
+	policies := mg.GetManagementPolicies()
+	if !f.policiesHonoured || len(policies) == 0 {
+		return true
+	}
+	for _, p := range policies {
+		if p == xpv2.ManagementActionAll || p == xpv2.ManagementActionCreate {
+			return true
+		}
+	}
+	return false
+}
