@@ -96,10 +96,12 @@ func (a *awsStream) Found() Finding {
 
 func streamOwnership() *Kind[*v1alpha1.DeliveryStream] {
 	return &Kind[*v1alpha1.DeliveryStream]{
-		GroupKind:        streamKind,
-		Words:            Words{Noun: "delivery stream", Field: "spec.forProvider.deliveryStreamName", Another: "another name"},
-		Identity:         func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
-		Metadata:         func(mg *v1alpha1.DeliveryStream) *common.ResourceMetadata { return mg.Status.AtProvider.ACKResourceMetadata },
+		GroupKind: streamKind,
+		Words:     Words{Noun: "delivery stream", Field: "spec.forProvider.deliveryStreamName", Another: "another name"},
+		Identity:  func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
+		Metadata: func(mg *v1alpha1.DeliveryStream) *common.ResourceMetadata {
+			return mg.Status.AtProvider.ACKResourceMetadata
+		},
 		AlreadyExists:    []string{"ResourceInUseException: already exists"},
 		List:             &v1alpha1.DeliveryStreamList{},
 		PoliciesHonoured: true,

@@ -116,6 +116,7 @@ func (s *Server) createAPIKeyProvider(req *request) (any, *apiError) {
 		p.tags[k] = v
 	}
 	s.apiKeyProviders[k] = p
+	s.created(req, Creation{Kind: "APIKeyCredentialProvider", Name: p.name, ARN: p.arn})
 	return restResult{status: http.StatusCreated, body: p.describe(false)}, nil
 }
 

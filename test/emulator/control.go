@@ -58,6 +58,21 @@ import (
 //	                             "subscriptions": [{"arn": "...", "topicArn":
 //	                             "...", "protocol": "sqs", "endpoint": "...",
 //	                             "pending": false}]}
+//	GET    /_emulator/creations  every create AWS accepted so far, in order,
+//	                             as the JSON of a list of Creation (history.go):
+//	                             [{"seq": 1, "service": "firehose", "kind":
+//	                             "DeliveryStream", "region": "us-east-1",
+//	                             "name": "s", "arn": "...", "accessKey":
+//	                             "AKID...", "caller": "arn:aws:iam::...",
+//	                             "time": "2026-01-01T00:00:00Z"}]; a
+//	                             subscription has no name but its topicArn,
+//	                             protocol and endpoint
+//	GET    /_emulator/writes     every accepted call that changes a resource,
+//	                             in order, as the JSON of a list of Write:
+//	                             [{"seq": 1, "service": "sns", "operation":
+//	                             "Subscribe", "region": "us-east-1",
+//	                             "resource": "arn:...", "accessKey": "...",
+//	                             "time": "..."}]
 //	GET    /_emulator/health     200 when the emulator serves
 //
 // Scopes of faults are "*" (every call), a service (firehose, sagemaker,
@@ -85,6 +100,16 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeJSON(w, s.Inventory())
+	case "/_emulator/creations":
+		if !allow(w, r, http.MethodGet) {
+			return
+		}
+		writeJSON(w, s.Creations())
+	case "/_emulator/writes":
+		if !allow(w, r, http.MethodGet) {
+			return
+		}
+		writeJSON(w, s.Writes())
 	case "/_emulator/health":
 		_, _ = w.Write([]byte("ok\n"))
 	default:

@@ -183,6 +183,7 @@ func (s *Server) createEndpoint(req *request) (any, *apiError) {
 	}
 	s.beginEndpoint(e, "CREATING", "ACTIVE", s.opts.CreateDelay)
 	s.endpoints[k] = e
+	s.created(req, Creation{Kind: "Endpoint", Name: e.name, ARN: e.arn})
 	return map[string]any{
 		"Name": e.name, "Arn": e.arn, "RoutingConfig": e.routing, "ReplicationConfig": e.replication,
 		"EventBuses": e.buses, "RoleArn": e.roleARN, "State": e.State,

@@ -303,3 +303,16 @@ func (s *Server) SetCallHook(hook func(service, operation string)) {
 	defer s.mu.Unlock()
 	s.hook = hook
 }
+
+// SetCreationHook sets a function the server calls after a create that AWS
+// accepted (a Creation, see Creations: not a Subscribe that SNS answered
+// with the subscription that exists), with that creation, outside the
+// server's lock and before the answer is written, after the call hook: a
+// test can stop the caller there, to lose the answer of a create. It runs on
+// the request's goroutine, so the answer waits for it; it may call the
+// Server. nil removes it.
+func (s *Server) SetCreationHook(hook func(Creation)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.creationHook = hook
+}

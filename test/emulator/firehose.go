@@ -325,6 +325,7 @@ func (s *Server) createDeliveryStream(req *request) (any, *apiError) {
 		}
 	}
 	s.streams[key(req.region, d.name)] = d
+	s.created(req, Creation{Kind: "DeliveryStream", Name: d.name, ARN: d.arn})
 	return map[string]string{"DeliveryStreamARN": d.arn}, nil
 }
 
@@ -342,6 +343,7 @@ func (s *Server) createS3Stream(req *request, name, streamType string, dest any)
 	d.sse.State = "DISABLED"
 	d.begin(now, "CREATING", "ACTIVE", s.opts.CreateDelay)
 	s.streams[key(req.region, name)] = d
+	s.created(req, Creation{Kind: "DeliveryStream", Name: name, ARN: d.arn})
 	return map[string]string{"DeliveryStreamARN": d.arn}, nil
 }
 

@@ -198,6 +198,7 @@ func (s *Server) createEndpointConfig(req *request) (any, *apiError) {
 		c.tags[t.Key] = t.Value
 	}
 	s.endpointConfigs[k] = c
+	s.created(req, Creation{Kind: "EndpointConfig", Name: c.name, ARN: arn})
 	return map[string]string{"EndpointConfigArn": arn}, nil
 }
 

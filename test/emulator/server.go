@@ -70,6 +70,7 @@ type Server struct {
 	denied        map[string]bool
 	uncounted     map[string]bool // access keys whose calls are not counted
 	hook          func(service, operation string)
+	creationHook  func(Creation)
 
 	streams          map[string]*deliveryStream
 	models           map[string]*model
@@ -84,6 +85,10 @@ type Server struct {
 	assumedRoles     []AssumedRole
 	issued           map[string]string // access key -> assumed role ARN
 	hintsRewrite     map[string]func(sizeInMBs, intervalInSeconds int64) (int64, int64)
+
+	// The history (history.go): every creation and every write.
+	creations []Creation
+	writes    []Write
 }
 
 // New returns a Server.
@@ -267,7 +272,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if hook != nil {
 		// The operation happened; its answer has not left yet.
-		hook(req.service, req.operation)
+		hook()
 	}
 	proto.writeResult(w, req, out)
 }
@@ -381,8 +386,9 @@ func throttling(service string) *apiError {
 
 // dispatch runs the operation under the server's lock, after the resources'
 // asynchronous states have moved on to the present, counts its outcome and
-// returns the call hook to run when it succeeded.
-func (s *Server) dispatch(req *request) (any, func(service, operation string), *apiError) {
+// returns the hooks to run when it succeeded (SetCallHook, SetCreationHook),
+// as one function, or nil when there are none to run.
+func (s *Server) dispatch(req *request) (any, func(), *apiError) {
 	handlers := map[string]func(*request) (any, *apiError){
 		"firehose":          s.firehose,
 		"sagemaker":         s.sagemaker,
@@ -394,6 +400,7 @@ func (s *Server) dispatch(req *request) (any, func(service, operation string), *
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	name := req.service + ":" + req.operation
+	creations := len(s.creations)
 	out, err := func() (any, *apiError) {
 		h, ok := handlers[req.service]
 		if !ok {
@@ -410,7 +417,24 @@ func (s *Server) dispatch(req *request) (any, func(service, operation string), *
 		return nil, nil, err
 	}
 	s.outcome(name, OutcomeOK)
-	return out, s.hook, nil
+	s.wrote(req)
+	hook, creationHook := s.hook, s.creationHook
+	var created *Creation
+	if creationHook != nil && len(s.creations) > creations {
+		c := s.creations[len(s.creations)-1]
+		created = &c
+	}
+	if hook == nil && created == nil {
+		return out, nil, nil
+	}
+	return out, func() {
+		if hook != nil {
+			hook(req.service, req.operation)
+		}
+		if created != nil {
+			creationHook(*created)
+		}
+	}, nil
 }
 
 func (s *Server) accessDenied(req *request, action string) *apiError {

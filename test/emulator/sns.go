@@ -212,6 +212,9 @@ func (s *Server) subscribe(req *request, form url.Values) (any, *apiError) {
 		token:         fmt.Sprintf("token-%d", s.seq),
 	}
 	s.subscriptions[sub.arn] = sub
+	// Only a new subscription is a creation; the idempotent answer above,
+	// with the existing one, is not.
+	s.created(req, Creation{Kind: "Subscription", ARN: sub.arn, TopicARN: topicARN, Protocol: protocol, Endpoint: endpoint})
 	return subscribeResult(sub, returnARN), nil
 }
 

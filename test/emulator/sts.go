@@ -27,11 +27,7 @@ func (s *Server) sts(req *request) (any, *apiError) {
 	form, _ := url.ParseQuery(string(req.body))
 	switch req.operation {
 	case "GetCallerIdentity":
-		caller := fmt.Sprintf("arn:aws:iam::%s:user/%s", s.opts.Account, req.accessKey)
-		if assumed, ok := s.issued[req.accessKey]; ok {
-			caller = assumed
-		}
-		return queryResult{Inner: fmt.Sprintf("<Arn>%s</Arn><UserId>%s</UserId><Account>%s</Account>", caller, req.accessKey, s.opts.Account)}, nil
+		return queryResult{Inner: fmt.Sprintf("<Arn>%s</Arn><UserId>%s</UserId><Account>%s</Account>", s.caller(req.accessKey), req.accessKey, s.opts.Account)}, nil
 	case "AssumeRole", "AssumeRoleWithWebIdentity":
 		role, session := form.Get("RoleArn"), form.Get("RoleSessionName")
 		if role == "" || session == "" {

@@ -98,8 +98,9 @@ Examples:
 
 While it serves, GET, PUT or DELETE /_emulator/faults reads, replaces or clears
 the faults and eventual consistency; GET /_emulator/calls, /_emulator/outcomes
-and /_emulator/resources count calls and list resources; POST /_emulator/reset
-forgets the counts.
+and /_emulator/resources count calls and list resources; GET
+/_emulator/creations and /_emulator/writes list every create and every write
+AWS accepted, in order; POST /_emulator/reset forgets the counts.
 
 Flags:
 `
