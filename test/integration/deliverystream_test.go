@@ -143,9 +143,10 @@ func TestDeliveryStreamLifecycle(t *testing.T) {
 	if s.aws.StreamAccessKey("us-east-1", name) != accessKey {
 		t.Error("the access key did not reach AWS")
 	}
-	// Late initialization filled in what Firehose defaulted.
-	if h := mg.Spec.ForProvider.HTTPEndpointDestinationConfiguration.BufferingHints; h == nil || aws.ToInt64(h.SizeInMBs) != 5 {
-		t.Errorf("buffering hints were not late-initialized: %+v", h)
+	// What Firehose defaulted is not copied into the spec (a write that
+	// would only restate it).
+	if h := mg.Spec.ForProvider.HTTPEndpointDestinationConfiguration.BufferingHints; h != nil {
+		t.Errorf("buffering hints were late-initialized: %+v", h)
 	}
 	// The access key never shows in the object.
 	if raw := fmt.Sprintf("%+v", mg); strings.Contains(raw, accessKey) {

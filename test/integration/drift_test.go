@@ -299,6 +299,8 @@ func tagsHold(list func(ctx context.Context) (map[string]string, error), want ma
 func subscriptionDrift(t *testing.T, s *stack, ns string) (resource.Managed, []string, []driftCase) {
 	topicARN := topic(t, s, "drift-"+ns[len(ns)-5:])
 	mg := newSubscription(ns, "drift-queue", topicARN)
+	// The scope is SNS's default, set in the spec so that it counts.
+	mg.Spec.ForProvider.FilterPolicyScope = aws.String("MessageAttributes")
 	create(t, mg)
 	eventually(t, 30*time.Second, "subscribed", func() error {
 		if err := cp.Client.Get(context.Background(), client.ObjectKeyFromObject(mg), mg); err != nil {

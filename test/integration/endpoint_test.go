@@ -80,8 +80,8 @@ func TestEndpointLifecycle(t *testing.T) {
 		aws.ToString(at.ACKResourceMetadata.Partition) != "aws" {
 		t.Errorf("status: %+v", at)
 	}
-	if aws.ToString(mg.Spec.ForProvider.ReplicationConfig.State) != "ENABLED" {
-		t.Error("the default replication state was not late-initialized")
+	if mg.Spec.ForProvider.ReplicationConfig != nil {
+		t.Errorf("the default replication state was copied into the spec: %+v", mg.Spec.ForProvider.ReplicationConfig)
 	}
 	sec := &corev1.Secret{}
 	eventually(t, 10*time.Second, "connection details", func() error {
@@ -112,7 +112,7 @@ func TestEndpointLifecycle(t *testing.T) {
 			mg.Spec.ForProvider.RoutingConfig.FailoverConfig.Secondary.Route = aws.String("eu-west-1")
 		},
 		"replicationConfig": func(mg *v1alpha1.Endpoint) {
-			mg.Spec.ForProvider.ReplicationConfig.State = aws.String("DISABLED")
+			mg.Spec.ForProvider.ReplicationConfig = &v1alpha1.ReplicationConfig{State: aws.String("DISABLED")}
 		},
 		"roleARN": func(mg *v1alpha1.Endpoint) {
 			mg.Spec.ForProvider.RoleRef = nil

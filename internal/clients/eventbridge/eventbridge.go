@@ -28,7 +28,6 @@ import (
 
 	"github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/diff"
-	"github.com/cloudkinds/provider-aws-services/internal/lateinit"
 )
 
 // API is the part of the EventBridge client the controller uses.
@@ -123,18 +122,6 @@ func ObservedParameters(d *eventbridge.DescribeEndpointOutput) v1alpha1.Endpoint
 		o.RoutingConfig.FailoverConfig = f
 	}
 	return o
-}
-
-// LateInitialize fills the replication state EventBridge defaulted.
-func LateInitialize(p *v1alpha1.EndpointParameters, d *eventbridge.DescribeEndpointOutput) bool {
-	o := ObservedParameters(d)
-	if o.ReplicationConfig == nil {
-		return false
-	}
-	f := &lateinit.Filler{}
-	lateinit.Fill(f, &p.ReplicationConfig, &v1alpha1.ReplicationConfig{})
-	lateinit.Fill(f, &p.ReplicationConfig.State, o.ReplicationConfig.State)
-	return f.Changed()
 }
 
 // Diff lists the spec paths that differ from the endpoint.

@@ -80,13 +80,11 @@ func TestDiff(t *testing.T) {
 	}
 }
 
-func TestLateInitializeAndConnectionDetails(t *testing.T) {
-	p := spec()
-	if !LateInitialize(p, described()) || aws.ToString(p.ReplicationConfig.State) != "ENABLED" {
-		t.Errorf("replication state not late-initialized: %+v", p.ReplicationConfig)
-	}
-	if LateInitialize(p, described()) {
-		t.Error("a second late initialization changed the spec")
+func TestDefaultsAndConnectionDetails(t *testing.T) {
+	// The replication state EventBridge defaults is not copied into the
+	// spec, and a spec that leaves it out does not differ.
+	if d := Diff(spec(), described()); len(d) != 0 {
+		t.Errorf("a spec without the default replication state differs: %v", d)
 	}
 	want := map[string][]byte{"endpointURL": []byte("https://abc.xyz.endpoint.events.amazonaws.com"), "endpointID": []byte("abc.xyz"), "arn": []byte("arn:aws:events:us-east-1:000000000000:endpoint/e")}
 	if diff := cmp.Diff(want, ConnectionDetails(described())); diff != "" {

@@ -38,7 +38,6 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/clients/convert"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
 	"github.com/cloudkinds/provider-aws-services/internal/diff"
-	"github.com/cloudkinds/provider-aws-services/internal/lateinit"
 )
 
 // API is the part of the Firehose client the controller uses.
@@ -360,33 +359,6 @@ func storeEncryptionFrom(e *types.EncryptionConfiguration) *v1alpha1.EncryptionC
 		out.KMSEncryptionConfig = &v1alpha1.KMSEncryptionConfig{VendorKMSKeyARN: k.AWSKMSKeyARN}
 	}
 	return out
-}
-
-// LateInitialize fills the members of the spec that AWS defaulted, and
-// reports whether it changed anything.
-func LateInitialize(p *v1alpha1.DeliveryStreamParameters, d *types.DeliveryStreamDescription) bool {
-	o := ObservedParameters(d)
-	dst, od := p.HTTPEndpointDestinationConfiguration, o.HTTPEndpointDestinationConfiguration
-	if dst == nil || od == nil {
-		return false
-	}
-	f := &lateinit.Filler{}
-	lateinit.Fill(f, &p.DeliveryStreamType, o.DeliveryStreamType)
-	lateinit.Fill(f, &dst.BufferingHints, od.BufferingHints)
-	lateinit.Fill(f, &dst.MonitorLoggingOptions, od.MonitorLoggingOptions)
-	lateinit.Fill(f, &dst.RetryOptions, od.RetryOptions)
-	lateinit.Fill(f, &dst.StoreBackupMode, od.StoreBackupMode)
-	if r := od.RequestConfiguration; r != nil && r.ContentEncoding != nil {
-		lateinit.Fill(f, &dst.RequestConfiguration, &v1alpha1.RequestConfiguration{})
-		lateinit.Fill(f, &dst.RequestConfiguration.ContentEncoding, r.ContentEncoding)
-	}
-	if s, os := dst.StoreConfiguration, od.StoreConfiguration; s != nil && os != nil {
-		lateinit.Fill(f, &s.BufferingHints, os.BufferingHints)
-		lateinit.Fill(f, &s.MonitorLoggingOptions, os.MonitorLoggingOptions)
-		lateinit.Fill(f, &s.CompressionFormat, os.CompressionFormat)
-		lateinit.Fill(f, &s.EncryptionConfiguration, os.EncryptionConfiguration)
-	}
-	return f.Changed()
 }
 
 // BufferingHintsSent fingerprints the buffering hints of a spec, as recorded

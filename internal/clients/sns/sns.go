@@ -152,22 +152,6 @@ func Observation(attrs map[string]string) v1alpha1.SubscriptionObservation {
 // confirmation.
 func Pending(attrs map[string]string) bool { return attrs[AttrPendingConfirmation] == "true" }
 
-// LateInitialize fills the attributes SNS defaulted into the spec.
-func LateInitialize(p *v1alpha1.SubscriptionParameters, attrs map[string]string) bool {
-	changed := false
-	fill := func(dst **string, k string) {
-		if v, ok := attrs[k]; ok && *dst == nil && v != "" {
-			*dst = aws.String(v)
-			changed = true
-		}
-	}
-	fill(&p.RawMessageDelivery, AttrRawMessageDelivery)
-	if p.FilterPolicy != nil {
-		fill(&p.FilterPolicyScope, AttrFilterPolicyScope)
-	}
-	return changed
-}
-
 // ObservedParameters is the part of the spec that SNS's attributes describe.
 func ObservedParameters(attrs map[string]string) v1alpha1.SubscriptionParameters {
 	get := func(k string) *string {

@@ -88,15 +88,14 @@ func TestAttributeUpdates(t *testing.T) {
 	}
 }
 
-func TestLateInitializeAndObservation(t *testing.T) {
+func TestDefaultsAndObservation(t *testing.T) {
 	attrs := map[string]string{"RawMessageDelivery": "false", "FilterPolicyScope": "MessageAttributes", "PendingConfirmation": "true", "Owner": "000000000000",
-		"ConfirmationWasAuthenticated": "false", "EffectiveDeliveryPolicy": "{}"}
+		"ConfirmationWasAuthenticated": "false", "EffectiveDeliveryPolicy": "{}", "FilterPolicy": `{"a":["b"]}`}
+	// SNS's defaults are not copied into the spec, and a spec that leaves
+	// them out does not differ.
 	p := &v1alpha1.SubscriptionParameters{FilterPolicy: aws.String(`{"a":["b"]}`)}
-	if !LateInitialize(p, attrs) || aws.ToString(p.RawMessageDelivery) != "false" || aws.ToString(p.FilterPolicyScope) != "MessageAttributes" {
-		t.Errorf("late init: %+v", p)
-	}
-	if LateInitialize(p, attrs) {
-		t.Error("a second late initialization changed the spec")
+	if diffs, updates := AttributeUpdates(p, attrs); len(diffs) != 0 || len(updates) != 0 {
+		t.Errorf("a spec without SNS's defaults differs: %v %v", diffs, updates)
 	}
 	want := v1alpha1.SubscriptionObservation{ConfirmationWasAuthenticated: aws.String("false"), EffectiveDeliveryPolicy: aws.String("{}"),
 		Owner: aws.String("000000000000"), PendingConfirmation: aws.String("true")}

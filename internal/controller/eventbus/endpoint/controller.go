@@ -97,7 +97,6 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Endpoint) (managed.
 	e.created = aws.ToTime(d.CreationTime)
 	previous := mg.Status.AtProvider.ACKResourceMetadata
 	mg.Status.AtProvider = eb.Observation(d)
-	lateInitialized := eb.LateInitialize(&mg.Spec.ForProvider, d)
 	mg.SetConditions(states.Condition(string(d.State), aws.ToString(d.StateReason)))
 
 	// Only an ACTIVE endpoint, or one whose update failed, can be updated;
@@ -108,11 +107,10 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Endpoint) (managed.
 	}
 	mg.Status.AtProvider.ACKResourceMetadata = metadata.WithPartition(e.session, metadata.VerifiedARN(mg, metadata.Plain(previous), aws.ToString(d.Arn), len(diffs) == 0))
 	return managed.ExternalObservation{
-		ResourceExists:          true,
-		ResourceUpToDate:        len(diffs) == 0,
-		ResourceLateInitialized: lateInitialized,
-		ConnectionDetails:       eb.ConnectionDetails(d),
-		Diff:                    strings.Join(diffs, ", "),
+		ResourceExists:    true,
+		ResourceUpToDate:  len(diffs) == 0,
+		ConnectionDetails: eb.ConnectionDetails(d),
+		Diff:              strings.Join(diffs, ", "),
 	}, nil
 }
 

@@ -143,7 +143,10 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (mana
 	}
 
 	mg.Status.AtProvider = snsclient.Observation(attrs)
-	lateInitialized := snsclient.LateInitialize(p, attrs) || recovered
+	// Only a recovered ARN is written back to the object (as its external
+	// name); SNS's defaults are not copied into the spec, which would cost
+	// a write that restates them.
+	lateInitialized := recovered
 	if snsclient.Pending(attrs) {
 		mg.SetConditions(conditions.PendingConfirmation(msgPending))
 		mg.Status.AtProvider.ACKResourceMetadata = metadata.WithPartition(e.session, arn)

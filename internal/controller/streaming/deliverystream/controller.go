@@ -151,7 +151,6 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.DeliveryStream) (ma
 
 	previous := mg.Status.AtProvider
 	mg.Status.AtProvider = fh.Observation(d)
-	lateInitialized := fh.LateInitialize(&mg.Spec.ForProvider, d)
 
 	status := string(d.DeliveryStreamStatus)
 	mg.SetConditions(states.Condition(status, fh.FailureMessage(d.FailureDescription)))
@@ -160,7 +159,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.DeliveryStream) (ma
 		// created again, only deleted. A stream being deleted is not
 		// compared, so that a missing access key Secret cannot block it.
 		e.setMetadata(mg, d, previous.ACKResourceMetadata, false)
-		return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ResourceLateInitialized: lateInitialized}, nil
+		return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, nil
 	}
 	if sse := d.DeliveryStreamEncryptionConfiguration; sse != nil &&
 		(sse.Status == types.DeliveryStreamEncryptionStatusEnablingFailed || sse.Status == types.DeliveryStreamEncryptionStatusDisablingFailed) {
@@ -174,10 +173,9 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.DeliveryStream) (ma
 	upToDate := len(diffs) == 0
 	e.setMetadata(mg, d, previous.ACKResourceMetadata, upToDate)
 	return managed.ExternalObservation{
-		ResourceExists:          true,
-		ResourceUpToDate:        upToDate,
-		ResourceLateInitialized: lateInitialized,
-		Diff:                    strings.Join(diffs, ", "),
+		ResourceExists:   true,
+		ResourceUpToDate: upToDate,
+		Diff:             strings.Join(diffs, ", "),
 	}, nil
 }
 
