@@ -165,8 +165,14 @@ func budgetKinds() []budgetKind {
 // Budgets of writes to a managed resource (each is a watch event that
 // Crossplane's composite circuit breaker pays for).
 const (
-	// createBudget is the writes from the first reconcile to Ready.
-	createBudget = 3
+	// createBudget is the writes from the first reconcile to Ready: the
+	// create-pending record (with the finalizer and the external name),
+	// the create-succeeded record (with what the create recorded), the
+	// status crossplane-runtime writes after every create (Creating), and
+	// the status that says Ready. The first three are crossplane-runtime's
+	// own and unconditional; a budget of 3 would need a reconciler of our
+	// own.
+	createBudget = 4
 	// changeBudget is the writes from a spec change to Synced again.
 	changeBudget = 2
 )
