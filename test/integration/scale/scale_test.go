@@ -35,6 +35,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
@@ -116,6 +117,7 @@ type figures struct {
 	createTime, readyTime     time.Duration
 	bound                     time.Duration
 	callsUntilReady           map[string]int
+	writesUntilReady          map[string]int // per kind
 	reconcilesUntilReady      float64
 	ranUntilReady             float64
 	steadyCalls, steadyWrites int
@@ -274,6 +276,15 @@ func run(b *testing.B) *figures {
 	}
 	needed, _ := reconcilesNeeded(s.perKind)
 	f.bound = time.Duration(float64(needed) / maxReconcileRate * float64(time.Second))
+	wc, err := client.NewWithWatch(env.ControlPlane.Config, client.Options{Scheme: env.ControlPlane.Scheme})
+	if err != nil {
+		b.Fatal(err)
+	}
+	writes, err := countWrites(ctx, wc, ns)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer writes.close()
 	smp := sampleRSS(p, 250*time.Millisecond)
 	defer smp.finish() // stops it on failures; the figures read it below
 	em.ResetCalls()
@@ -291,6 +302,7 @@ func run(b *testing.B) *figures {
 		if n == resources {
 			f.readyTime = time.Since(firstCreate)
 			f.callsUntilReady = em.Calls()
+			f.writesUntilReady = writes.snapshot()
 			break
 		}
 		if err := p.alive(); err != nil {
@@ -448,6 +460,11 @@ func (f *figures) report(b *testing.B) {
 	b.ReportMetric(f.ranUntilReady/float64(f.resources()), "reconciles-run/resource")
 	b.ReportMetric(f.steadyPerResourcePerPoll(), "steady-calls/resource/poll")
 	b.ReportMetric(float64(f.steadyWrites), "steady-writes")
+	total := 0
+	for _, n := range f.writesUntilReady {
+		total += n
+	}
+	b.ReportMetric(float64(total)/float64(f.resources()), "object-writes/resource")
 	b.ReportMetric(f.cpu, "cpu-s")
 }
 
@@ -491,6 +508,9 @@ func (f *figures) print() {
 			float64(f.steadyCalls)/f.steadyRan, f.steadyRan, f.steadyWindow.Seconds()*float64(f.resources())/f.steadyRan)
 	}
 	fmt.Fprintf(&w, "| steady writes (want 0) | %d%s |\n", f.steadyWrites, opsText(f.steadyWriteOps))
+	for _, kind := range kinds {
+		fmt.Fprintf(&w, "| writes to a %s from create to Ready (watch events) | %.2f |\n", kind, float64(f.writesUntilReady[kind])/float64(s.perKind))
+	}
 	fmt.Fprintf(&w, "| CPU seconds of the provider's run (crowded idle, load, steady) | %.1f |\n", f.cpu)
 
 	ops := make([]string, 0, len(f.callsUntilReady))
