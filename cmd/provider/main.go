@@ -159,7 +159,7 @@ func main() {
 	key, err := secretkey.LoadKey(keyCtx, direct, providerNamespace(*namespace))
 	cancel()
 	kingpin.FatalIfError(err, "Cannot load the key of the secret fingerprints")
-	shared := setup.Shared{Sessions: awsconfig.NewCache(mgr.GetClient()), Fingerprints: key}
+	shared := setup.Shared{Sessions: awsconfig.NewCache(setup.CachedMetadata(mgr)), Fingerprints: key}
 	kingpin.FatalIfError(awscontroller.Setup(mgr, o, shared), "Cannot set up the controllers")
 	kingpin.FatalIfError(mgr.Add(&metrics.CapacityWarner{Poll: *pollInterval, Rate: *maxReconcileRate, Log: log, Every: time.Minute}), "Cannot add the poll capacity check")
 	log.Info("Starting the provider", "version", version, "poll", *pollInterval, "sync", *syncInterval)

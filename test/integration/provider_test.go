@@ -113,7 +113,7 @@ func startStack() (*stack, error) {
 		Features:                &feature.Flags{},
 	}
 	o.Features.Enable(feature.EnableBetaManagementPolicies)
-	sessions := awsconfig.NewCache(mgr.GetClient())
+	sessions := awsconfig.NewCache(setup.CachedMetadata(mgr))
 	key, err := secretkey.LoadKey(context.Background(), cp.Client, "default")
 	if err != nil {
 		return nil, err

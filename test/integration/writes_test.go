@@ -21,6 +21,8 @@ package integration
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -29,7 +31,10 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	agentcorev1alpha1 "github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
@@ -233,4 +238,61 @@ func TestWritesPerCreate(t *testing.T) {
 	for k, v := range report {
 		fmt.Printf("writes per create: %-26s %s\n", k, v)
 	}
+}
+
+// secretGets is how many GETs of Secrets the API server has served, from
+// its own metrics.
+func secretGets(t *testing.T) int {
+	t.Helper()
+	rc, err := rest.RESTClientFor(restConfigForMetrics())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := rc.Get().AbsPath("/metrics").DoRaw(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		if !strings.HasPrefix(line, "apiserver_request_total{") || !strings.Contains(line, `resource="secrets"`) || !strings.Contains(line, `verb="GET"`) {
+			continue
+		}
+		f := strings.Fields(line)
+		v, err := strconv.ParseFloat(f[len(f)-1], 64)
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		n += int(v)
+	}
+	return n
+}
+
+func restConfigForMetrics() *rest.Config {
+	c := rest.CopyConfig(cp.Config)
+	c.GroupVersion = &schema.GroupVersion{}
+	c.NegotiatedSerializer = serializer.WithoutConversionCodecFactory{CodecFactory: serializer.NewCodecFactory(cp.Scheme)}
+	return c
+}
+
+// TestNoSecretReadsInSteadyState: the kinds that read a key Secret look at
+// its resourceVersion at every reconcile, from the cache; the API server
+// serves no GET of a Secret while nothing changes (its own request counts
+// say so).
+func TestNoSecretReadsInSteadyState(t *testing.T) {
+	provider(t)
+	ns := namespace(t)
+	ensureSecret(t, secretWith(ns, "search-key", "apiKey", firstKey))
+	stream, key := newStream(t, ns, short("quiet")), newAPIKeyProvider(ns, short("quiet"))
+	create(t, stream)
+	create(t, key)
+	for _, mg := range []resource.Managed{stream, key} {
+		eventually(t, 30*time.Second, "Ready", func() error { return isReady(t, mg) })
+	}
+	before := secretGets(t)
+	time.Sleep(5*testPoll + testPoll/2)
+	if n := secretGets(t) - before; n != 0 {
+		t.Errorf("the API server served %d GETs of Secrets over 5 polls of resources whose Secrets did not change", n)
+	}
+	remove(t, stream)
+	remove(t, key)
 }

@@ -95,7 +95,7 @@ type Shared struct {
 // Add adds the controller of kind k to the manager.
 func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache, k Kind[MR]) error {
 	name := managed.ControllerName(k.GroupVersionKind.GroupKind().String())
-	kube := mgr.GetClient()
+	kube := CachedMetadata(mgr)
 	observations := metrics.NewObservations(k.GroupVersionKind.Kind)
 	owners := k.ownership(o)
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), k.Object, ownership.IndexField, owners.Index); err != nil {

@@ -1,0 +1,50 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package setup
+
+import (
+	"context"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// metadataFromCache reads objects' metadata (PartialObjectMetadata) from
+// the manager's cache and everything else as its client does. The client
+// caches no Secret, and the kind it names is all it looks at: without this,
+// the "metadata-only" read of a key Secret's resourceVersion, made at every
+// reconcile that may need the key and at every session check, would be a
+// live GET to the API server, although the provider watches Secrets'
+// metadata anyway.
+type metadataFromCache struct {
+	client.Client
+	cache client.Reader
+}
+
+// CachedMetadata returns the manager's client, reading metadata from the
+// manager's cache.
+func CachedMetadata(mgr ctrl.Manager) client.Client {
+	return metadataFromCache{Client: mgr.GetClient(), cache: mgr.GetCache()}
+}
+
+func (c metadataFromCache) Get(ctx context.Context, key client.ObjectKey, obj client.Object, o ...client.GetOption) error {
+	if _, ok := obj.(*metav1.PartialObjectMetadata); ok {
+		return c.cache.Get(ctx, key, obj, o...)
+	}
+	return c.Client.Get(ctx, key, obj, o...)
+}
