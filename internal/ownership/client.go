@@ -126,6 +126,13 @@ func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObserv
 	}
 	before := mg.DeepCopyObject().(MR) //nolint:forcetypeassert // a copy of its own type
 	o, err := c.TypedExternalClient.Observe(ctx, mg)
+	if err != nil && !Recorded(before, c.kind.Metadata(before)) {
+		// A look that failed half-way (a throttled tag read, say) at a
+		// resource the object has no record of keeps nothing: not a Ready
+		// condition set before the failure.
+		restore(mg, before)
+		return o, err
+	}
 	if err != nil || !o.ResourceExists {
 		return o, err
 	}
@@ -271,6 +278,8 @@ func (c *Client[MR]) claimant(mg MR) Claimant {
 	return Claimant{
 		UID: mg.GetUID(), Namespace: mg.GetNamespace(), Name: mg.GetName(),
 		Created: mg.GetCreationTimestamp().Time, Recorded: Recorded(mg, c.kind.Metadata(mg)),
+		Refused:  mg.GetCondition(xpv2.TypeReady).Reason == ReasonNotOwned,
+		Deleting: meta.WasDeleted(mg),
 	}
 }
 

@@ -46,8 +46,9 @@ type awsStream struct {
 	tags    map[string]string
 	created time.Time
 	calls   []string
-	// createErr is Create's answer.
-	createErr error
+	// createErr is Create's answer; observeErr fails Observe half-way,
+	// after it marked the object Available.
+	createErr, observeErr error
 }
 
 func (a *awsStream) Observe(_ context.Context, mg *v1alpha1.DeliveryStream) (managed.ExternalObservation, error) {
@@ -58,6 +59,10 @@ func (a *awsStream) Observe(_ context.Context, mg *v1alpha1.DeliveryStream) (man
 	// What a kind's Observe does to the object: status and late-init.
 	mg.Status.AtProvider.ACKResourceMetadata = &common.ResourceMetadata{ARN: new("arn:aws:firehose:us-east-1:000000000000:deliverystream/orders")}
 	mg.Spec.ForProvider.DeliveryStreamType = new("DirectPut")
+	if a.observeErr != nil {
+		mg.SetConditions(xpv2.Available())
+		return managed.ExternalObservation{}, a.observeErr
+	}
 	return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, nil
 }
 
@@ -189,6 +194,31 @@ func TestClientObserve(t *testing.T) {
 				if diff := cmp.Diff(before, mg); diff != "" {
 					t.Errorf("a refused object kept what was read: -before, +after:\n%s", diff)
 				}
+			}
+		})
+	}
+}
+
+// A look that fails half-way at a resource the object has no record of keeps
+// nothing it read: not a Ready condition set before the failure (the crash
+// storm saw a refused object Ready after a throttled tag read).
+func TestClientAFailedLookKeepsNothingWithoutARecord(t *testing.T) {
+	k := streamOwnership()
+	for name, tc := range map[string]struct {
+		mg    *v1alpha1.DeliveryStream
+		ready bool
+	}{
+		"NoRecord": {mg: named("team-b", "orders"), ready: false},
+		"Created":  {mg: named("team-a", "orders", func(mg *v1alpha1.DeliveryStream) { meta.SetExternalCreateSucceeded(mg, t0) }), ready: true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := Wrap(&awsStream{exists: true, observeErr: errors.New("ThrottlingException")}, k, cluster(t, k), "000000000000", "us-east-1")
+			mg := tc.mg.DeepCopy()
+			if _, err := c.Observe(context.Background(), mg); err == nil {
+				t.Fatal("the failed look succeeded")
+			}
+			if got := mg.GetCondition(xpv2.TypeReady).Status == corev1.ConditionTrue; got != tc.ready {
+				t.Errorf("Ready after a failed look: got %v, want %v", got, tc.ready)
 			}
 		})
 	}

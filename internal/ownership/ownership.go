@@ -149,12 +149,15 @@ type Claimant struct {
 	Created   time.Time
 	// Recorded is true when its records say it owns the resource.
 	Recorded bool
+	// Refused is true when it was told it does not own the resource;
+	// Deleting when it is being deleted.
+	Refused, Deleting bool
 }
 
 func (c Claimant) String() string { return c.Namespace + "/" + c.Name }
 
-// olderThan orders claimants by age, then by name, so that two objects that
-// both hold a record (made before ownership was checked) agree on one owner.
+// olderThan orders claimants by age, then by name, so that two objects agree
+// on which came first.
 func (c Claimant) olderThan(o Claimant) bool {
 	if !c.Created.Equal(o.Created) {
 		return c.Created.Before(o.Created)
@@ -163,16 +166,20 @@ func (c Claimant) olderThan(o Claimant) bool {
 }
 
 // Holder returns the claimant that holds the identity against self: one
-// whose records say it owns it, unless self's do too and self is older.
+// whose records say it owns it (unless self's do too and self is older), or,
+// while self has no record, an older one that asks for it and was not
+// refused: the first to ask creates, whichever create reaches AWS first.
 func Holder(self Claimant, others []Claimant) (Claimant, bool) {
 	for _, o := range others {
-		if o.UID == self.UID || !o.Recorded {
+		if o.UID == self.UID {
 			continue
 		}
-		if self.Recorded && self.olderThan(o) {
-			continue
+		switch {
+		case o.Recorded && !(self.Recorded && self.olderThan(o)):
+			return o, true
+		case !o.Recorded && !self.Recorded && !o.Refused && !o.Deleting && o.olderThan(self):
+			return o, true
 		}
-		return o, true
 	}
 	return Claimant{}, false
 }
@@ -267,8 +274,11 @@ type Words struct {
 func (d Decision) Message(w Words, identity string) string {
 	found := fmt.Sprintf("AWS already has %s %q (%s)", w.Noun, identity, w.Field)
 	switch {
-	case d.HeldBy != nil:
+	case d.HeldBy != nil && d.HeldBy.Recorded:
 		return fmt.Sprintf("%s, managed by %s of this cluster; this object does not manage it and cannot adopt it while that object does: choose %s",
+			found, d.HeldBy, w.Another)
+	case d.HeldBy != nil:
+		return fmt.Sprintf("%s, asked for first by %s of this cluster; this object does not manage it and cannot adopt it while that object asks for it: choose %s",
 			found, d.HeldBy, w.Another)
 	case d.TaggedBy != nil && d.InCluster:
 		return fmt.Sprintf("%s, created by %s (its crossplane-namespace and crossplane-name tags), which asks for it in this cluster; this object does not manage it and cannot adopt it while that object exists: choose %s",

@@ -81,6 +81,7 @@ func TestDecide(t *testing.T) {
 	verified := func(mg *v1alpha1.DeliveryStream) {
 		mg.Status.AtProvider.ACKResourceMetadata = &common.ResourceMetadata{ARN: new("arn:aws:firehose:us-east-1:000000000000:deliverystream/orders")}
 	}
+	later := func(mg *v1alpha1.DeliveryStream) { mg.CreationTimestamp = metav1.NewTime(t0.Add(time.Minute)) }
 	tagged := func(o *Owner) Evidence { return Evidence{Tagged: true, Owner: o} }
 	untagged := func(created time.Time) Evidence { return Evidence{Created: created} }
 	type want struct {
@@ -105,6 +106,14 @@ func TestDecide(t *testing.T) {
 		"TwoRecordsThisIsOlder": {mg: stream("team-b", "orders", succeeded, func(mg *v1alpha1.DeliveryStream) { mg.CreationTimestamp = metav1.NewTime(t0.Add(-time.Minute)) }),
 			others: []Claimant{teamA}, want: want{verdict: Owned}},
 		"AnotherWithoutRecordHoldsNothing": {mg: stream("team-b", "orders", succeeded), others: []Claimant{teamAUn}, want: want{verdict: Owned}},
+		"AnOlderClaimantAskingFirstHolds": {mg: stream("team-b", "orders", later), others: []Claimant{teamAUn},
+			want: want{verdict: NotOwned, heldBy: "team-a/orders"}},
+		"AnOlderRefusedClaimantHoldsNothing": {mg: stream("team-b", "orders", later, adopting), others: []Claimant{{UID: "a", Namespace: "team-a", Name: "orders", Created: t0, Refused: true}},
+			evidence: tagged(nil), want: want{verdict: Adopt, read: true}},
+		"AnOlderClaimantBeingDeletedHoldsNothing": {mg: stream("team-b", "orders", later, adopting), others: []Claimant{{UID: "a", Namespace: "team-a", Name: "orders", Created: t0, Deleting: true}},
+			evidence: tagged(nil), want: want{verdict: Adopt, read: true}},
+		"AYoungerClaimantHoldsNothing": {mg: stream("team-b", "orders", func(mg *v1alpha1.DeliveryStream) { mg.CreationTimestamp = metav1.NewTime(t0.Add(-time.Minute)) }),
+			others: []Claimant{teamAUn}, evidence: tagged(nil), want: want{verdict: NotOwned, read: true}},
 		"LostCreateFoundByItsOwnTags":      {mg: stream("team-b", "orders", pending), evidence: tagged(ownerB), want: want{verdict: Owned, read: true}},
 		"TaggedByAnObjectNoLongerHere":     {mg: stream("team-b", "orders"), evidence: tagged(ownerA), want: want{verdict: NotOwned, taggedBy: "team-a/orders", read: true}},
 		"TaggedByAnObjectStillHere": {mg: stream("team-b", "orders", adopting), others: []Claimant{teamAUn}, evidence: tagged(ownerA),
@@ -156,6 +165,7 @@ func TestMessage(t *testing.T) {
 		want []string
 		not  []string
 	}{
+		"AskedForFirstInTheCluster": {d: Decision{HeldBy: &teamAUn}, want: []string{"asked for first by team-a/orders of this cluster", "choose another name"}, not: []string{"adopt it with"}},
 		"HeldInTheCluster": {d: Decision{HeldBy: &teamA}, want: []string{`AWS already has delivery stream "orders" (spec.forProvider.deliveryStreamName), managed by team-a/orders`, "choose another name"}, not: []string{"adopt it with"}},
 		"TaggedByAnObjectStillHere": {d: Decision{TaggedBy: ownerA, InCluster: true},
 			want: []string{"created by team-a/orders (its crossplane-namespace and crossplane-name tags)", "cannot adopt it while that object exists"}, not: []string{"adopt it with"}},
