@@ -114,8 +114,8 @@ func TestDecide(t *testing.T) {
 			evidence: tagged(nil), want: want{verdict: Adopt, read: true}},
 		"AYoungerClaimantHoldsNothing": {mg: stream("team-b", "orders", func(mg *v1alpha1.DeliveryStream) { mg.CreationTimestamp = metav1.NewTime(t0.Add(-time.Minute)) }),
 			others: []Claimant{teamAUn}, evidence: tagged(nil), want: want{verdict: NotOwned, read: true}},
-		"LostCreateFoundByItsOwnTags":      {mg: stream("team-b", "orders", pending), evidence: tagged(ownerB), want: want{verdict: Owned, read: true}},
-		"TaggedByAnObjectNoLongerHere":     {mg: stream("team-b", "orders"), evidence: tagged(ownerA), want: want{verdict: NotOwned, taggedBy: "team-a/orders", read: true}},
+		"LostCreateFoundByItsOwnTags":  {mg: stream("team-b", "orders", pending), evidence: tagged(ownerB), want: want{verdict: Owned, read: true}},
+		"TaggedByAnObjectNoLongerHere": {mg: stream("team-b", "orders"), evidence: tagged(ownerA), want: want{verdict: NotOwned, taggedBy: "team-a/orders", read: true}},
 		"TaggedByAnObjectStillHere": {mg: stream("team-b", "orders", adopting), others: []Claimant{teamAUn}, evidence: tagged(ownerA),
 			want: want{verdict: NotOwned, taggedBy: "team-a/orders", inCluster: true, read: true}},
 		"AdoptedOnceItsTaggedOwnerIsGone": {mg: stream("team-b", "orders", adopting), evidence: tagged(ownerA), want: want{verdict: Adopt, taggedBy: "team-a/orders", read: true}},
@@ -166,7 +166,7 @@ func TestMessage(t *testing.T) {
 		not  []string
 	}{
 		"AskedForFirstInTheCluster": {d: Decision{HeldBy: &teamAUn}, want: []string{"asked for first by team-a/orders of this cluster", "choose another name"}, not: []string{"adopt it with"}},
-		"HeldInTheCluster": {d: Decision{HeldBy: &teamA}, want: []string{`AWS already has delivery stream "orders" (spec.forProvider.deliveryStreamName), managed by team-a/orders`, "choose another name"}, not: []string{"adopt it with"}},
+		"HeldInTheCluster":          {d: Decision{HeldBy: &teamA}, want: []string{`AWS already has delivery stream "orders" (spec.forProvider.deliveryStreamName), managed by team-a/orders`, "choose another name"}, not: []string{"adopt it with"}},
 		"TaggedByAnObjectStillHere": {d: Decision{TaggedBy: ownerA, InCluster: true},
 			want: []string{"created by team-a/orders (its crossplane-namespace and crossplane-name tags)", "cannot adopt it while that object exists"}, not: []string{"adopt it with"}},
 		"TaggedByAnObjectGone": {d: Decision{TaggedBy: ownerA},

@@ -208,8 +208,10 @@ type Tools struct {
 
 // A Process is a local process the harness started, logging to a file.
 type Process struct {
-	cmd *exec.Cmd
-	Log string
+	cmd  *exec.Cmd
+	Log  string
+	done chan struct{}
+	err  error
 }
 
 // StartProcess starts a binary with args and extra environment, logging to
@@ -224,9 +226,31 @@ func StartProcess(dir, name string, env []string, bin string, args ...string) (*
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = f, f
 	if err := cmd.Start(); err != nil {
+		_ = f.Close()
 		return nil, err
 	}
-	return &Process{cmd: cmd, Log: logFile}, nil
+	p := &Process{cmd: cmd, Log: logFile, done: make(chan struct{})}
+	go func() {
+		p.err = cmd.Wait()
+		_ = f.Close()
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// Exited reports whether the process has ended, and with which error: a
+// process the harness needs running that ended is a failure to report with
+// its log, not a timeout to wait out.
+func (p *Process) Exited() (bool, error) {
+	select {
+	case <-p.done:
+		if p.err == nil {
+			return true, fmt.Errorf("%s exited (log: %s)", filepath.Base(p.cmd.Path), p.Log)
+		}
+		return true, fmt.Errorf("%s exited: %w (log: %s)", filepath.Base(p.cmd.Path), p.err, p.Log)
+	default:
+		return false, nil
+	}
 }
 
 // Stop stops the process.
@@ -235,13 +259,11 @@ func (p *Process) Stop() {
 		return
 	}
 	_ = p.cmd.Process.Signal(os.Interrupt)
-	done := make(chan struct{})
-	go func() { _ = p.cmd.Wait(); close(done) }()
 	select {
-	case <-done:
+	case <-p.done:
 	case <-time.After(10 * time.Second):
 		_ = p.cmd.Process.Kill()
-		<-done
+		<-p.done
 	}
 }
 
@@ -271,8 +293,14 @@ func FreePort() (int, error) {
 // A revision is the part of a package revision the harness reads.
 type revision struct {
 	Metadata struct {
-		Name string `json:"name"`
+		Name   string            `json:"name"`
+		UID    string            `json:"uid"`
+		Labels map[string]string `json:"labels"`
 	} `json:"metadata"`
+	Spec struct {
+		DesiredState string `json:"desiredState"`
+		Image        string `json:"image"`
+	} `json:"spec"`
 	Status struct {
 		Endpoint            string           `json:"endpoint"`
 		TLSServerSecretName string           `json:"tlsServerSecretName"`
@@ -282,8 +310,12 @@ type revision struct {
 
 // StandInForRuntime writes to every revision of kind (providerrevisions,
 // functionrevisions) what the Deployment runtime would: the TLS Secret name,
-// the function's endpoint (if any) and RuntimeHealthy. It reports whether
-// every revision had it already.
+// the function's endpoint (if any) and RuntimeHealthy. For an active provider
+// revision it first makes the ServiceAccount and the Deployment the
+// Deployment runtime makes (standInForDeployment): the RBAC manager binds
+// the provider's roles to the ServiceAccount the Deployment names. It
+// reports whether every revision had it all already; every error carries
+// kubectl's output.
 func StandInForRuntime(kubectl, kubeconfig, kind, endpoint string) (bool, error) {
 	out, err := Kubectl(kubectl, kubeconfig, "", "get", kind+".pkg.crossplane.io", "-o", "json")
 	if err != nil {
@@ -293,9 +325,10 @@ func StandInForRuntime(kubectl, kubeconfig, kind, endpoint string) (bool, error)
 		Items []revision `json:"items"`
 	}
 	if err := json.Unmarshal([]byte(out), &list); err != nil {
-		return false, err
+		return false, fmt.Errorf("%s: %w: %s", kind, err, out)
 	}
 	done := true
+	var errs []error
 	for _, r := range list.Items {
 		status := map[string]any{}
 		if r.Status.TLSServerSecretName == "" {
@@ -311,6 +344,13 @@ func StandInForRuntime(kubectl, kubeconfig, kind, endpoint string) (bool, error)
 			}
 		}
 		if !healthy {
+			if kind == "providerrevisions" && r.Spec.DesiredState == "Active" {
+				if err := standInForDeployment(kubectl, kubeconfig, r); err != nil {
+					errs = append(errs, err)
+					done = false
+					continue
+				}
+			}
 			conditions := append([]map[string]any{}, r.Status.Conditions...)
 			conditions = append(conditions, map[string]any{
 				"type": "RuntimeHealthy", "status": "True", "reason": "HealthyPackageRevision",
@@ -329,10 +369,98 @@ func StandInForRuntime(kubectl, kubeconfig, kind, endpoint string) (bool, error)
 		}
 		if _, err := Kubectl(kubectl, kubeconfig, "", "patch", kind+".pkg.crossplane.io", r.Metadata.Name,
 			"--subresource=status", "--type=merge", "-p", string(patch)); err != nil {
-			return false, err
+			errs = append(errs, err)
 		}
 	}
-	return done && len(list.Items) > 0, nil
+	return done && len(list.Items) > 0 && len(errs) == 0, errors.Join(errs...)
+}
+
+// standInForDeployment makes, for a provider revision, the two objects of
+// the Deployment runtime (crossplane internal/controller/pkg/runtime,
+// runtime.go and runtime_provider.go) that other controllers read: the
+// ServiceAccount named after the revision and the Deployment, named after
+// the revision too, that runs as that ServiceAccount, both controlled by the
+// revision. The RBAC manager binds the revision's system ClusterRole to the
+// ServiceAccounts of the Deployments the revision controls
+// (internal/controller/rbac/provider/binding). A bare API server runs no
+// Deployment: the harness runs the provider itself, with a token of this
+// ServiceAccount (ServiceAccountKubeconfig).
+func standInForDeployment(kubectl, kubeconfig string, r revision) error {
+	if r.Spec.Image == "" {
+		return fmt.Errorf("provider revision %s names no image yet", r.Metadata.Name)
+	}
+	owner := []map[string]any{{
+		"apiVersion": "pkg.crossplane.io/v1", "kind": "ProviderRevision", "name": r.Metadata.Name, "uid": r.Metadata.UID,
+		"controller": true, "blockOwnerDeletion": true,
+	}}
+	labels := map[string]string{
+		"pkg.crossplane.io/revision": r.Metadata.Name,
+		"pkg.crossplane.io/provider": r.Metadata.Labels["pkg.crossplane.io/package"],
+	}
+	sa := map[string]any{
+		"apiVersion": "v1", "kind": "ServiceAccount",
+		"metadata": map[string]any{"name": r.Metadata.Name, "namespace": Namespace, "ownerReferences": owner},
+	}
+	deployment := map[string]any{
+		"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"name": r.Metadata.Name, "namespace": Namespace, "ownerReferences": owner},
+		"spec": map[string]any{
+			"replicas": 1,
+			"selector": map[string]any{"matchLabels": labels},
+			"template": map[string]any{
+				"metadata": map[string]any{"labels": labels},
+				"spec": map[string]any{
+					"serviceAccountName": r.Metadata.Name,
+					"containers":         []map[string]any{{"name": "package-runtime", "image": r.Spec.Image}},
+				},
+			},
+		},
+	}
+	for _, obj := range []map[string]any{sa, deployment} {
+		b, err := json.Marshal(obj)
+		if err != nil {
+			return err
+		}
+		if _, err := Kubectl(kubectl, kubeconfig, string(b), "apply", "-f", "-"); err != nil {
+			return fmt.Errorf("standing in for the Deployment runtime of %s: %w", r.Metadata.Name, err)
+		}
+	}
+	return nil
+}
+
+// ServiceAccountKubeconfig writes to file a kubeconfig of the API server that
+// kubeconfig names, whose identity is the ServiceAccount namespace/name: a
+// token the API server issues through the TokenRequest API (envtest's API
+// server signs service account tokens), as the kubelet mounts one in a pod.
+// Its requests are authorized as that ServiceAccount's, by RBAC alone.
+func ServiceAccountKubeconfig(kubectl, kubeconfig, namespace, name, file string) error {
+	token, err := Kubectl(kubectl, kubeconfig, "", "-n", namespace, "create", "token", name, "--duration=2h")
+	if err != nil {
+		return err
+	}
+	raw, err := Kubectl(kubectl, kubeconfig, "", "config", "view", "--raw", "--minify", "-o", "json")
+	if err != nil {
+		return err
+	}
+	var cfg struct {
+		Clusters []struct {
+			Cluster map[string]any `json:"cluster"`
+		} `json:"clusters"`
+	}
+	if err := json.Unmarshal([]byte(raw), &cfg); err != nil || len(cfg.Clusters) != 1 {
+		return fmt.Errorf("the cluster of %s: %v: %s", kubeconfig, err, raw)
+	}
+	user := "system:serviceaccount:" + namespace + ":" + name
+	b, err := json.Marshal(map[string]any{
+		"apiVersion": "v1", "kind": "Config", "current-context": "provider",
+		"clusters": []map[string]any{{"name": "envtest", "cluster": cfg.Clusters[0].Cluster}},
+		"users":    []map[string]any{{"name": user, "user": map[string]any{"token": strings.TrimSpace(token)}}},
+		"contexts": []map[string]any{{"name": "provider", "context": map[string]any{"cluster": "envtest", "user": user, "namespace": namespace}}},
+	})
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(file, b, 0o600)
 }
 
 // InitCrossplane runs `crossplane core init` until it succeeds (on a fresh

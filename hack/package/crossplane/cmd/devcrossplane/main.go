@@ -85,19 +85,37 @@ func run(ctx context.Context, kubeconfig, state, tools, kubectl, crds, pkgRoot, 
 	defer xp.Stop()
 	log.Printf("Crossplane started (log: %s); packages %s and %s applied", xp.CoreLog, xp.ProviderRef, xp.FunctionRef)
 
+	// Each stand-in's error is logged with kubectl's output when it first
+	// appears or changes, not every half second.
+	last := map[string]string{}
+	report := func(what string, err error) {
+		msg := ""
+		if err != nil {
+			msg = err.Error()
+		}
+		if msg != last[what] {
+			if err != nil {
+				log.Printf("%s: %v", what, err)
+			} else {
+				log.Printf("%s: working again", what)
+			}
+			last[what] = msg
+		}
+	}
 	ready := false
 	for i := 0; ; i++ {
 		// The packages' revisions change rarely once installed, and
 		// garbage appears only when a composite is deleted: both are
 		// looked at less often than the stand-in Topics and Roles.
 		if !ready || i%10 == 0 {
-			xp.StandIn()
+			_, err := xp.StandIn()
+			report("stand-in for the Deployment runtime", err)
 		}
-		if err := crossplane.StandInForUpjet(kubectl, kubeconfig, emulator); err != nil && !strings.Contains(err.Error(), "the server doesn't have a resource type") {
-			log.Printf("stand-in for provider-upjet-aws: %v", err)
+		if err := crossplane.StandInForUpjet(kubectl, kubeconfig, emulator); err == nil || !strings.Contains(err.Error(), "the server doesn't have a resource type") {
+			report("stand-in for provider-upjet-aws", err)
 		}
 		if i%5 == 0 {
-			_ = crossplane.CollectGarbage(kubectl, kubeconfig, composedKinds...)
+			report("stand-in garbage collector", crossplane.CollectGarbage(kubectl, kubeconfig, composedKinds...))
 		}
 		if !ready && healthy(kubectl, kubeconfig) {
 			ready = true
