@@ -36,6 +36,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	agentcorev1alpha1 "github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
@@ -279,6 +280,18 @@ func refused(t *testing.T, mg resource.Managed, says ...string) {
 	if strings.Contains(mg.GetCondition(xpv2.TypeSynced).Message, "delete") {
 		t.Errorf("the refusal advises deleting something: %s", mg.GetCondition(xpv2.TypeSynced).Message)
 	}
+	eventually(t, 10*time.Second, "a Warning event of the refusal", func() error {
+		events := &corev1.EventList{}
+		if err := cp.Client.List(context.Background(), events, client.InNamespace(mg.GetNamespace())); err != nil {
+			return err
+		}
+		for _, e := range events.Items {
+			if e.InvolvedObject.Name == mg.GetName() && e.Type == corev1.EventTypeWarning && strings.Contains(e.Message, "this object does not manage it") {
+				return nil
+			}
+		}
+		return fmt.Errorf("none among %d events", len(events.Items))
+	})
 }
 
 // TestOneAWSResourceOneOwner is the ownership table of every kind: team B
