@@ -90,6 +90,9 @@ func TestDriftPerField(t *testing.T) {
 		{name: "APIKeyCredentialProvider", setup: apiKeyDrift},
 	} {
 		t.Run(k.name, func(t *testing.T) {
+			// The kinds share nothing: their calls and writes are counted
+			// per resource or per operation of their own service.
+			t.Parallel()
 			ctx := context.Background()
 			ns := namespace(t)
 			mg, counted, cases := k.setup(t, s, ns)

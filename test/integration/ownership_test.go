@@ -305,6 +305,9 @@ func TestOneAWSResourceOneOwner(t *testing.T) {
 	ctx := context.Background()
 	for _, k := range ownedKinds(t, s) {
 		t.Run(k.name, func(t *testing.T) {
+			// The kinds share nothing: their calls and writes are counted
+			// per resource or per operation of their own service.
+			t.Parallel()
 			teamA, teamB := namespace(t), namespace(t)
 			name := short("owned")
 

@@ -196,6 +196,9 @@ func TestAnInterruptedCreateIsRecoveredByLooking(t *testing.T) {
 	s := provider(t)
 	for kind, tc := range interruptedCreates() {
 		t.Run(kind, func(t *testing.T) {
+			// The kinds share nothing: their calls and writes are counted
+			// per resource or per operation of their own service.
+			t.Parallel()
 			// An interrupted create either reached AWS or did not.
 			for _, reached := range []bool{true, false} {
 				ns := namespace(t)
