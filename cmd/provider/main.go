@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	runtimedebug "runtime/debug"
+	"strconv"
 	"time"
 
 	"github.com/alecthomas/kingpin/v2"
@@ -52,6 +53,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/apis"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	awscontroller "github.com/cloudkinds/provider-aws-services/internal/controller"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
@@ -64,6 +66,8 @@ func main() {
 		debug            = app.Flag("debug", "Run with debug logging.").Short('d').Bool()
 		syncInterval     = app.Flag("sync", "How often all resources are resynced from the cache.").Short('s').Default("1h").Duration()
 		pollInterval     = app.Flag("poll", "How often each managed resource is checked for drift from AWS.").Default("1m").Duration()
+		minPollInterval  = app.Flag("min-poll-interval", "The shortest poll interval a resource may ask for with its crossplane.io/poll-interval annotation.").Default(managedoptions.DefaultPolling.MinInterval.String()).Duration()
+		pollJitter       = app.Flag("poll-jitter", "Spread each poll by up to this fraction of it, either way, so that resources created together do not poll in lockstep.").Default(strconv.FormatFloat(managedoptions.DefaultPolling.Jitter, 'f', -1, 64)).Float64()
 		pollStateMetric  = app.Flag("poll-state-metric", "How often the state metrics of managed resources are recorded.").Default("5s").Duration()
 		maxReconcileRate = app.Flag("max-reconcile-rate", "The global maximum rate per second at which resources may be checked for drift.").Default("10").Int()
 		leaderElection   = app.Flag("leader-election", "Use leader election for the controller manager.").Short('l').Default("false").Envar("LEADER_ELECTION").Bool()
@@ -159,7 +163,8 @@ func main() {
 	key, err := secretkey.LoadKey(keyCtx, direct, providerNamespace(*namespace))
 	cancel()
 	kingpin.FatalIfError(err, "Cannot load the key of the secret fingerprints")
-	shared := setup.Shared{Sessions: awsconfig.NewCache(setup.CachedMetadata(mgr)), Fingerprints: key}
+	polling := managedoptions.Polling{MinInterval: *minPollInterval, Jitter: *pollJitter}
+	shared := setup.Shared{Sessions: awsconfig.NewCache(setup.CachedMetadata(mgr)), Fingerprints: key, Polling: &polling}
 	kingpin.FatalIfError(awscontroller.Setup(mgr, o, shared), "Cannot set up the controllers")
 	kingpin.FatalIfError(mgr.Add(&metrics.CapacityWarner{Poll: *pollInterval, Rate: *maxReconcileRate, Log: log, Every: time.Minute}), "Cannot add the poll capacity check")
 	log.Info("Starting the provider", "version", version, "poll", *pollInterval, "sync", *syncInterval)

@@ -28,6 +28,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	ebtypes "github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -213,4 +214,47 @@ func TestEndpointAdoptionAndObserveOnly(t *testing.T) {
 		t.Errorf("no verified ARN: %+v", md)
 	}
 	remove(t, adopter)
+}
+
+// A resource's own poll interval (crossplane-runtime's
+// crossplane.io/poll-interval annotation) is honoured, down to the provider's
+// floor (2 s under test, --min-poll-interval).
+func TestPollIntervalAnnotation(t *testing.T) {
+	s := provider(t)
+	ns := namespace(t)
+	cases := map[string]struct {
+		annotation string
+		min, max   int // DescribeEndpoint calls over 12 s
+	}{
+		"Default":       {annotation: "", min: 9, max: 15},
+		"OwnInterval":   {annotation: "4s", min: 2, max: 4},
+		"BelowTheFloor": {annotation: "100ms", min: 5, max: 8},
+	}
+	objects := map[string]*v1alpha1.Endpoint{}
+	for name, tc := range cases {
+		mg := newEndpoint(ns, short("poll"))
+		if tc.annotation != "" {
+			mg.SetAnnotations(map[string]string{meta.AnnotationKeyPollInterval: tc.annotation})
+		}
+		create(t, mg)
+		objects[name] = mg
+	}
+	for _, mg := range objects {
+		eventually(t, 30*time.Second, "Ready", func() error { return isReady(t, mg) })
+	}
+	before := map[string]int{}
+	for name, mg := range objects {
+		before[name] = s.aws.CallsFor(mg.Spec.ForProvider.Name)["events:DescribeEndpoint"]
+	}
+	time.Sleep(12 * time.Second)
+	for name, tc := range cases {
+		mg := objects[name]
+		n := s.aws.CallsFor(mg.Spec.ForProvider.Name)["events:DescribeEndpoint"] - before[name]
+		if n < tc.min || n > tc.max {
+			t.Errorf("%s (annotation %q): %d looks in 12 s, want %d to %d", name, tc.annotation, n, tc.min, tc.max)
+		}
+	}
+	for _, mg := range objects {
+		remove(t, mg)
+	}
 }

@@ -45,6 +45,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	awscontroller "github.com/cloudkinds/provider-aws-services/internal/controller"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
 	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
@@ -62,6 +63,10 @@ type stack struct {
 
 // testPoll is the poll interval of the provider under test.
 const testPoll = time.Second
+
+// testPolling is the provider's polling under test: a resource may ask for
+// no less than 2 s, and polls are not jittered, so that polls can be counted.
+var testPolling = managedoptions.Polling{MinInterval: 2 * time.Second}
 
 var (
 	// providerLog is the file the provider under test logs to, at debug
@@ -118,7 +123,7 @@ func startStack() (*stack, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := awscontroller.Setup(mgr, o, setup.Shared{Sessions: sessions, Fingerprints: key}); err != nil {
+	if err := awscontroller.Setup(mgr, o, setup.Shared{Sessions: sessions, Fingerprints: key, Polling: &testPolling}); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -22,6 +22,7 @@ package managedoptions
 import (
 	"context"
 	"maps"
+	"math/rand/v2"
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
@@ -32,6 +33,7 @@ import (
 	xpmeta "github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/types"
@@ -58,14 +60,43 @@ const (
 	CreationGracePeriod = 15 * time.Second
 )
 
+// Polling is how a resource's next look is timed beyond --poll.
+type Polling struct {
+	// MinInterval is the floor of a resource's own poll interval, set with
+	// crossplane-runtime's crossplane.io/poll-interval annotation.
+	MinInterval time.Duration
+	// Jitter spreads each poll by up to this fraction of it, either way,
+	// so that resources created together do not poll in lockstep.
+	Jitter float64
+}
+
+// DefaultPolling is the provider's default: an annotation may ask for no
+// less than 30 s, and polls are spread by up to 10 %.
+var DefaultPolling = Polling{MinInterval: 30 * time.Second, Jitter: 0.1}
+
+// Hook returns the poll interval hook: a resource that waits on AWS is
+// looked at again soon; the others after their poll interval (--poll, or
+// their annotation's, floored), jittered.
+func (p Polling) Hook(soon time.Duration) func(resource.Managed, time.Duration) time.Duration {
+	waiting := conditions.PollInterval(soon)
+	return func(mg resource.Managed, pollInterval time.Duration) time.Duration {
+		d := waiting(mg, pollInterval)
+		if d != pollInterval || p.Jitter <= 0 {
+			return d
+		}
+		return d + time.Duration((rand.Float64()*2-1)*p.Jitter*float64(d)) //nolint:gosec // spreading polls needs no secure randomness
+	}
+}
+
 // For returns the options of the managed reconciler named name, followed by
 // the kind's own options.
-func For(mgr ctrl.Manager, name string, o controller.Options, own ...managed.ReconcilerOption) []managed.ReconcilerOption {
+func For(mgr ctrl.Manager, name string, o controller.Options, p Polling, own ...managed.ReconcilerOption) []managed.ReconcilerOption {
 	opts := []managed.ReconcilerOption{
 		managed.WithLogger(o.Logger.WithValues("controller", name)),
 		managed.WithRecorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name))), //nolint:staticcheck // crossplane-runtime's event.NewAPIRecorder takes the old events API's recorder
 		managed.WithPollInterval(o.PollInterval),
-		managed.WithPollIntervalHook(conditions.PollInterval(InProgressPoll)),
+		managed.WithMinPollInterval(p.MinInterval),
+		managed.WithPollIntervalHook(p.Hook(InProgressPoll)),
 		managed.WithCreationGracePeriod(CreationGracePeriod),
 	}
 	if o.Features.Enabled(feature.EnableBetaManagementPolicies) {

@@ -20,14 +20,17 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource/fake"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	kfake "sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -89,7 +92,7 @@ func TestSecretReaders(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			kube := fake.NewClientBuilder().WithObjects(objs...).WithInterceptorFuncs(interceptor.Funcs{
+			kube := kfake.NewClientBuilder().WithObjects(objs...).WithInterceptorFuncs(interceptor.Funcs{
 				List: func(ctx context.Context, c client.WithWatch, l client.ObjectList, o ...client.ListOption) error {
 					if tc.listErr != nil {
 						return tc.listErr
@@ -107,4 +110,34 @@ func TestSecretReaders(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestPollingHook(t *testing.T) {
+	poll := time.Minute
+	t.Run("WaitingOnAWSIsLookedAtSoon", func(t *testing.T) {
+		mg := &fake.Managed{}
+		mg.SetConditions(xpv2.Creating())
+		if got := (Polling{Jitter: 0.1}).Hook(10*time.Second)(mg, poll); got != 10*time.Second {
+			t.Errorf("got %s, want 10s", got)
+		}
+	})
+	t.Run("WithoutJitterThePollIsKept", func(t *testing.T) {
+		if got := (Polling{}).Hook(10*time.Second)(&fake.Managed{}, poll); got != poll {
+			t.Errorf("got %s, want %s", got, poll)
+		}
+	})
+	t.Run("JitterSpreadsWithinItsFraction", func(t *testing.T) {
+		hook := (Polling{Jitter: 0.1}).Hook(10 * time.Second)
+		lo, hi := poll, poll
+		for range 1000 {
+			d := hook(&fake.Managed{}, poll)
+			lo, hi = min(lo, d), max(hi, d)
+		}
+		if lo < 54*time.Second || hi > 66*time.Second {
+			t.Errorf("polls between %s and %s, want within 10 %% of %s", lo, hi, poll)
+		}
+		if hi-lo < 6*time.Second {
+			t.Errorf("1000 polls spread over only %s: they would poll in lockstep", hi-lo)
+		}
+	})
 }

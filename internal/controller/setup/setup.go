@@ -90,10 +90,18 @@ type Shared struct {
 	Sessions *awsconfig.Cache
 	// Fingerprints keys the fingerprints of the secret values sent to AWS.
 	Fingerprints secretkey.Key
+	// Polling times each resource's next look; the zero value is
+	// managedoptions.DefaultPolling.
+	Polling *managedoptions.Polling
 }
 
 // Add adds the controller of kind k to the manager.
-func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, sessions *awsconfig.Cache, k Kind[MR]) error {
+func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, shared Shared, k Kind[MR]) error {
+	sessions := shared.Sessions
+	polling := managedoptions.DefaultPolling
+	if shared.Polling != nil {
+		polling = *shared.Polling
+	}
 	name := managed.ControllerName(k.GroupVersionKind.GroupKind().String())
 	kube := CachedMetadata(mgr)
 	observations := metrics.NewObservations(k.GroupVersionKind.Kind)
@@ -116,7 +124,7 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, sess
 		initializers = append(initializers, externalname.FromField(k.NameField, k.Name))
 	}
 	r := managed.NewReconciler(mgr, resource.ManagedKind(k.GroupVersionKind),
-		managedoptions.For(mgr, name, o,
+		managedoptions.For(mgr, name, o, polling,
 			managed.WithTypedExternalConnector[MR](connector),
 			managed.WithInitializers(initializers...),
 			managed.WithFinalizer(&deferredFinalizer{Finalizer: resource.NewAPIFinalizer(kube, managed.FinalizerName), creating: creating, policiesHonoured: owners.PoliciesHonoured}),

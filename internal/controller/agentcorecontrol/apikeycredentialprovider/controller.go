@@ -72,7 +72,7 @@ const (
 // watches the Secrets the resources read, so that a rotated key reaches AWS
 // at once.
 func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
-	return setup.Add(mgr, o, shared.Sessions, setup.Kind[*v1alpha1.APIKeyCredentialProvider]{
+	return setup.Add(mgr, o, shared, setup.Kind[*v1alpha1.APIKeyCredentialProvider]{
 		GroupVersionKind: v1alpha1.APIKeyCredentialProviderGroupVersionKind,
 		Object:           &v1alpha1.APIKeyCredentialProvider{},
 		List:             &v1alpha1.APIKeyCredentialProviderList{},

@@ -61,7 +61,7 @@ var states = conditions.StateMap{
 
 // Setup adds the Endpoint controller to the manager.
 func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
-	return setup.Add(mgr, o, shared.Sessions, setup.Kind[*v1alpha1.Endpoint]{
+	return setup.Add(mgr, o, shared, setup.Kind[*v1alpha1.Endpoint]{
 		GroupVersionKind: v1alpha1.EndpointGroupVersionKind,
 		Object:           &v1alpha1.Endpoint{},
 		List:             &v1alpha1.EndpointList{},

@@ -61,7 +61,7 @@ const (
 // it beforehand; a create whose answer was lost is found again by its topic,
 // protocol and endpoint, which SNS keeps unique.
 func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
-	return setup.Add(mgr, o, shared.Sessions, setup.Kind[*v1alpha1.Subscription]{
+	return setup.Add(mgr, o, shared, setup.Kind[*v1alpha1.Subscription]{
 		GroupVersionKind: v1alpha1.SubscriptionGroupVersionKind,
 		Object:           &v1alpha1.Subscription{},
 		List:             &v1alpha1.SubscriptionList{},

@@ -86,7 +86,7 @@ var states = conditions.StateMap{
 
 // Setup adds the DeliveryStream controller to the manager.
 func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
-	return setup.Add(mgr, o, shared.Sessions, setup.Kind[*v1alpha1.DeliveryStream]{
+	return setup.Add(mgr, o, shared, setup.Kind[*v1alpha1.DeliveryStream]{
 		GroupVersionKind: v1alpha1.DeliveryStreamGroupVersionKind,
 		Object:           &v1alpha1.DeliveryStream{},
 		List:             &v1alpha1.DeliveryStreamList{},
