@@ -160,8 +160,14 @@ func TestInstalledAndComposedByCrossplane(t *testing.T) {
 	defer cancel()
 
 	// A real API server and etcd, with nothing installed. It authorizes by
-	// RBAC alone and signs service account tokens.
+	// RBAC alone, signs service account tokens, and audits the requests of
+	// service accounts.
+	auditPolicy, auditLog := filepath.Join(dir, "audit-policy.yaml"), filepath.Join(dir, "audit.log")
+	if err := os.WriteFile(auditPolicy, []byte(AuditPolicy), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	env := &envtest.Environment{BinaryAssetsDirectory: controlPlaneDir()}
+	env.ControlPlane.GetAPIServer().Configure().Set("audit-policy-file", auditPolicy).Set("audit-log-path", auditLog)
 	if _, err := env.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -191,6 +197,8 @@ func TestInstalledAndComposedByCrossplane(t *testing.T) {
 		FunctionBinary:      filepath.Join(filepath.Dir(tl.Crank), "function-patch-and-transform"),
 		CoreArgs:            []string{"--debug"},
 		RBACManager:         true,
+		// A name that stays across revisions, for the README's binding.
+		ProviderServiceAccount: "provider-aws-services",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -254,9 +262,15 @@ func TestInstalledAndComposedByCrossplane(t *testing.T) {
 	// The provider's identity: the ServiceAccount of its revision's
 	// Deployment, bound by the RBAC manager to the revision's system
 	// ClusterRole, and to nothing else but the README's ClusterRoles.
-	sa, system, err := xp.ProviderServiceAccount()
-	if err != nil {
-		t.Fatal(err)
+	var sa, system string
+	eventually(t, time.Minute, "the provider's ServiceAccount", func() (err error) {
+		sa, system, err = xp.ProviderServiceAccount()
+		return err
+	})
+	if sa != "provider-aws-services" {
+		ref, _ := Kubectl(tl.Kubectl, kubeconfig, "", "get", "providerrevisions.pkg.crossplane.io", "-o", "jsonpath={.items[*].spec.runtimeConfigRef}")
+		drc, _ := Kubectl(tl.Kubectl, kubeconfig, "", "get", "deploymentruntimeconfigs.pkg.crossplane.io", "-o", "json")
+		t.Fatalf("the provider runs as %s/%s, not as its DeploymentRuntimeConfig names it; revisions' runtimeConfigRef: %s; %s", Namespace, sa, ref, drc)
 	}
 	var rules string
 	eventually(t, time.Minute, "the RBAC manager binds "+system+" to "+Namespace+"/"+sa, func() (err error) {
@@ -273,8 +287,22 @@ func TestInstalledAndComposedByCrossplane(t *testing.T) {
 		t.Fatalf("the provider's kubeconfig is %q (%v), not the ServiceAccount %s/%s", who, err, Namespace, sa)
 	}
 	// Reference targets are what the RBAC manager does not grant.
-	if out, err := asProvider("auth", "can-i", "get", "roles.iam.aws.m.upbound.io", "-n", "team-a"); err == nil {
-		t.Fatalf("the provider may read reference targets before the README's ClusterRole is bound: %s", out)
+	// kubectl auth can-i, with the group spelled out (the kind is not
+	// served yet): a SelfSubjectAccessReview as the provider.
+	mayReadRoles := func() error {
+		review := `{"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectAccessReview","spec":{"resourceAttributes":` +
+			`{"namespace":"team-a","verb":"get","group":"iam.aws.m.upbound.io","resource":"roles"}}}`
+		out, err := Kubectl(tl.Kubectl, saKubeconfig, review, "create", "-f", "-", "-o", "jsonpath={.status.allowed}")
+		if err != nil {
+			return err
+		}
+		if out != "true" {
+			return fmt.Errorf("get roles.iam.aws.m.upbound.io in team-a: allowed=%q", out)
+		}
+		return nil
+	}
+	if err := mayReadRoles(); err == nil {
+		t.Fatal("the provider may read reference targets before the README's ClusterRole is bound")
 	}
 	userRoles, err := filepath.Glob(filepath.Join(root, "cluster", "rbac", "*.yaml"))
 	if err != nil || len(userRoles) == 0 {
@@ -293,12 +321,11 @@ func TestInstalledAndComposedByCrossplane(t *testing.T) {
 		}
 	}
 	eventually(t, 10*time.Second, "the provider may read reference targets with the README's ClusterRole bound", func() error {
-		_, err := asProvider("auth", "can-i", "get", "roles.iam.aws.m.upbound.io", "-n", "team-a")
-		return err
+		return mayReadRoles()
 	})
 
 	// The AWS emulator and the provider, as the package's Deployment would
-	// run it: as the ServiceAccount, electing a leader.
+	// run it: as the ServiceAccount.
 	emPort, err := FreePort()
 	if err != nil {
 		t.Fatal(err)
@@ -307,14 +334,14 @@ func TestInstalledAndComposedByCrossplane(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-C", root, "-o", emulatorBin, "./test/emulator/cmd/aws-emulator").CombinedOutput(); err != nil { //nolint:gosec // builds the project's emulator
 		t.Fatalf("building the emulator: %v\n%s", err, out)
 	}
-	em, err := StartProcess(dir, "emulator", nil, emulatorBin, fmt.Sprintf("--address=127.0.0.1:%d", emPort), "--topic=orders")
+	em, err := StartProcess(dir, "emulator", nil, emulatorBin, fmt.Sprintf("--address=127.0.0.1:%d", emPort), "--topic=orders", "--model=churn-model")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer em.Stop()
 	emulator := fmt.Sprintf("http://127.0.0.1:%d", emPort)
 	prov, err := StartProcess(dir, "provider", []string{"KUBECONFIG=" + saKubeconfig}, providerBin,
-		"--debug", "--poll=10s", "--leader-election", "--namespace="+Namespace, "--metrics-bind-address=127.0.0.1:0", "--health-probe-bind-address=127.0.0.1:0")
+		"--debug", "--namespace="+Namespace, "--metrics-bind-address=127.0.0.1:0", "--health-probe-bind-address=127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,7 +375,15 @@ func TestInstalledAndComposedByCrossplane(t *testing.T) {
 			t.Errorf("Crossplane's core logged %q %d times", "Circuit breaker is open", n)
 		}
 	}
-	env2 := &composed{tl: tl, kubeconfig: kubeconfig, emulator: emulator, rep: rep}
+	env2 := &composed{tl: tl, kubeconfig: kubeconfig, emulator: emulator, rep: rep, running: func() error {
+		if ended, err := prov.Exited(); ended {
+			return err
+		}
+		if ended, err := em.Exited(); ended {
+			return err
+		}
+		return xp.Exited()
+	}}
 
 	t.Run("RuntimeConfigExample", func(t *testing.T) {
 		// Validated by the API server with Crossplane's CRDs, as kubectl
@@ -380,12 +415,64 @@ func TestInstalledAndComposedByCrossplane(t *testing.T) {
 		env2.with(t).eventDelivery()
 		breakerClosed(t, true)
 	})
+	t.Run("StaleUsage", func(t *testing.T) {
+		// A ProviderConfigUsage that lost its controller reference, as a
+		// restore from a backup leaves it: crossplane-runtime's
+		// ProviderConfig reconciler deletes it, with the verb the RBAC
+		// manager does not grant (cluster/rbac/provider-config-usages.yaml).
+		k(`apiVersion: aws.services.k8s.aws/v1alpha1
+kind: ProviderConfigUsage
+metadata:
+  name: restored-without-owner
+  namespace: default
+  labels:
+    crossplane.io/provider-config: default
+    crossplane.io/provider-config-kind: ClusterProviderConfig
+providerConfigRef:
+  kind: ClusterProviderConfig
+  name: default
+resourceRef:
+  apiVersion: notification.services.k8s.aws/v1alpha1
+  kind: Subscription
+  name: restored
+`, "apply", "-f", "-")
+		env2.with(t).within(time.Now(), 30*time.Second, time.Minute, "the stale ProviderConfigUsage deleted", func() error {
+			out, err := Kubectl(tl.Kubectl, kubeconfig, "", "-n", "default", "get", "providerconfigusages.aws.services.k8s.aws", "restored-without-owner", "--ignore-not-found", "-o", "name")
+			if err != nil {
+				return err
+			}
+			if out != "" {
+				return fmt.Errorf("%s is still there", strings.TrimSpace(out))
+			}
+			return nil
+		})
+	})
 	t.Run("Permissions", func(t *testing.T) {
 		// The provider ran as its ServiceAccount throughout, and the API
-		// server refused it nothing.
+		// server refused it nothing: every request it made, from the API
+		// server's audit log.
 		if ended, err := prov.Exited(); ended {
 			t.Errorf("the provider is no longer running: %v", err)
 		}
+		user := "system:serviceaccount:" + Namespace + ":" + sa
+		reqs, err := Audited(auditLog, user, "kubectl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(reqs) == 0 {
+			t.Fatalf("no request of %s in the audit log %s", user, auditLog)
+		}
+		t.Logf("the provider's %d requests, by the permission each needs:\n%s", len(reqs), strings.Join(Permissions(reqs), "\n"))
+		var refused []string
+		for _, r := range reqs {
+			if r.ResponseStatus.Code == http.StatusForbidden || r.ResponseStatus.Code == http.StatusUnauthorized {
+				refused = append(refused, r.String())
+			}
+		}
+		if len(refused) > 0 {
+			t.Errorf("the API server refused %d requests of the provider, first:\n%s", len(refused), strings.Join(refused[:min(len(refused), 20)], "\n"))
+		}
+		// And the provider's own log agrees.
 		b, err := os.ReadFile(prov.Log)
 		if err != nil {
 			t.Fatal(err)
@@ -397,7 +484,7 @@ func TestInstalledAndComposedByCrossplane(t *testing.T) {
 			}
 		}
 		if len(forbidden) > 0 {
-			t.Errorf("the API server refused the provider %d times, first:\n%s", len(forbidden), strings.Join(forbidden[:min(len(forbidden), 10)], "\n"))
+			t.Errorf("the provider logged %d refusals, first:\n%s", len(forbidden), strings.Join(forbidden[:min(len(forbidden), 10)], "\n"))
 		}
 	})
 	breakerClosed(t, true)
@@ -409,6 +496,19 @@ type composed struct {
 	tl                   Tools
 	kubeconfig, emulator string
 	rep                  *reporter
+	// running reports a process the steps need that has ended.
+	running func() error
+}
+
+// within is within, stopping the test at once if a process it needs ended.
+func (c *composed) within(since time.Time, limit, patience time.Duration, what string, check func() error) time.Duration {
+	c.t.Helper()
+	return within(c.t, since, limit, patience, what, func() error {
+		if err := c.running(); err != nil {
+			c.t.Fatal(err)
+		}
+		return check()
+	})
 }
 
 func (c composed) with(t *testing.T) *composed { c.t = t; return &c }
@@ -422,9 +522,10 @@ func (c *composed) k(stdin string, args ...string) string {
 	return out
 }
 
-// compositeReady reports a composite Ready, and fails the test if its
-// Responsive condition says Crossplane's circuit breaker is open for it.
-func (c *composed) compositeReady(ns, obj string) error {
+// ready reports an object (a composite or a managed resource) Ready, or its
+// conditions, and fails the test if a composite's Responsive condition says
+// Crossplane's circuit breaker is open for it.
+func (c *composed) ready(ns, obj string) error {
 	out, err := Kubectl(c.tl.Kubectl, c.kubeconfig, "", "-n", ns, "get", obj, "-o", "json")
 	if err != nil {
 		return err
@@ -466,7 +567,6 @@ func (c *composed) collectGarbage(kinds ...string) {
 // applies it, to Ready, and deletes them: every kind works with the
 // permissions the provider is given.
 func (c *composed) everyKind() {
-	t := c.t
 	kinds := map[string]string{ // example: the resource it applies
 		"agentcorecontrol/apikeycredentialprovider.yaml": "apikeycredentialproviders.agentcorecontrol.services.k8s.aws/search-api",
 		"eventbus/endpoint.yaml":                         "endpoints.eventbus.services.k8s.aws/orders-global",
@@ -478,33 +578,33 @@ func (c *composed) everyKind() {
 	for ex := range kinds {
 		c.k("", "apply", "-f", filepath.Join(root, "examples", ex))
 	}
-	for _, obj := range kinds {
-		within(t, applied, readyWithin, 3*time.Minute, obj+" Ready", func() error {
-			_, err := Kubectl(c.tl.Kubectl, c.kubeconfig, "", "-n", "default", "wait", "--for=condition=Ready", "--timeout=1s", obj)
-			return err
-		})
-	}
-	for _, obj := range kinds {
-		c.k("", "-n", "default", "delete", obj, "--wait=false")
-	}
-	deleted := time.Now()
-	within(t, deleted, time.Minute, 3*time.Minute, "every kind deleted, on AWS too", func() error {
+	// Deleted whatever happens: the subtests after this one count what AWS
+	// holds.
+	defer func() {
 		for _, obj := range kinds {
-			if _, err := Kubectl(c.tl.Kubectl, c.kubeconfig, "", "-n", "default", "get", obj); err == nil {
-				return fmt.Errorf("%s still exists", obj)
+			c.k("", "-n", "default", "delete", obj, "--wait=false", "--ignore-not-found")
+		}
+		c.within(time.Now(), time.Minute, 3*time.Minute, "every kind: kubectl delete to nothing left on AWS", func() error {
+			for _, obj := range kinds {
+				if _, err := Kubectl(c.tl.Kubectl, c.kubeconfig, "", "-n", "default", "get", obj); err == nil {
+					return fmt.Errorf("%s still exists", obj)
+				}
 			}
-		}
-		inv, err := inventory(c.emulator)
-		if err != nil {
-			return err
-		}
-		for kind, l := range inv {
-			if len(l) != 0 {
-				return fmt.Errorf("AWS holds %d %s", len(l), kind)
+			inv, err := inventory(c.emulator)
+			if err != nil {
+				return err
 			}
-		}
-		return nil
-	})
+			for kind, l := range inv {
+				if len(l) != 0 {
+					return fmt.Errorf("AWS holds %d %s", len(l), kind)
+				}
+			}
+			return nil
+		})
+	}()
+	for _, obj := range kinds {
+		c.within(applied, readyWithin, 3*time.Minute, obj+": kubectl apply to Ready", func() error { return c.ready("default", obj) })
+	}
 }
 
 // agentCredential brings the AgentCredential example to Ready through
@@ -516,22 +616,22 @@ func (c *composed) agentCredential() {
 	c.k("", "-n", "team-a", "create", "secret", "generic", "search-api-key", "--from-literal=apiKey=sk-test-0123456789")
 	obj := "agentcredentials.platform.example.org/search"
 	applied := applyExample(t, c.tl, c.kubeconfig, ex, "agentcredentials.platform.example.org")
-	within(t, applied, readyWithin, 3*time.Minute, "AgentCredential: kubectl apply to Ready", func() error { return c.compositeReady("team-a", obj) })
+	c.within(applied, readyWithin, 3*time.Minute, "AgentCredential: kubectl apply to Ready", func() error { return c.ready("team-a", obj) })
 	t.Logf("crossplane beta trace:\n%s", traceReady(t, c.tl, c.kubeconfig, "team-a", obj, 2))
 
 	arn := "arn:aws:bedrock-agentcore:us-east-1:000000000000:token-vault/default/apikeycredentialprovider/" + exampleAWSName("team-a", "search")
 	eventually(t, 30*time.Second, "tags on AWS", func() error { return awsTag(c.emulator, arn, "cost-center", "42") })
 	patched := time.Now()
 	c.k("", "-n", "team-a", "patch", obj, "--type=merge", "-p", `{"spec":{"costCenter":"43"}}`)
-	within(t, patched, changeWithin, 3*time.Minute, "AgentCredential: kubectl patch to the changed cost center on AWS", func() error {
+	c.within(patched, changeWithin, 3*time.Minute, "AgentCredential: kubectl patch to the changed cost center on AWS", func() error {
 		return awsTag(c.emulator, arn, "cost-center", "43")
 	})
-	if err := c.compositeReady("team-a", obj); err != nil {
+	if err := c.ready("team-a", obj); err != nil {
 		t.Errorf("after the change: %v", err)
 	}
 
 	c.k("", "-n", "team-a", "delete", obj, "--wait=false")
-	within(t, time.Now(), time.Minute, 3*time.Minute, "AgentCredential: kubectl delete to nothing left on AWS", func() error {
+	c.within(time.Now(), time.Minute, 3*time.Minute, "AgentCredential: kubectl delete to nothing left on AWS", func() error {
 		c.collectGarbage("apikeycredentialproviders.agentcorecontrol.services.k8s.aws")
 		inv, err := inventory(c.emulator)
 		if err != nil {
@@ -558,7 +658,7 @@ func (c *composed) eventDelivery() {
 	c.k("", "-n", "team-a", "create", "secret", "generic", "collector-access-key", "--from-literal=accessKey=collector-key-0123")
 	obj := "eventdeliveries.platform.example.org/orders"
 	applied := applyExample(t, c.tl, c.kubeconfig, ex, "eventdeliveries.platform.example.org")
-	within(t, applied, readyWithin, 3*time.Minute, "EventDelivery: kubectl apply to Ready", func() error {
+	c.within(applied, readyWithin, 3*time.Minute, "EventDelivery: kubectl apply to Ready", func() error {
 		// provider-upjet-aws's part, played by the harness; its errors
 		// are reported at once.
 		if err := StandInForUpjet(c.tl.Kubectl, c.kubeconfig, c.emulator); err != nil {
@@ -566,7 +666,7 @@ func (c *composed) eventDelivery() {
 			return err
 		}
 		c.rep.report("stand-in for provider-upjet-aws", nil)
-		return c.compositeReady("team-a", obj)
+		return c.ready("team-a", obj)
 	})
 	t.Logf("crossplane beta trace:\n%s", traceReady(t, c.tl, c.kubeconfig, "team-a", obj, 6))
 
@@ -585,7 +685,7 @@ func (c *composed) eventDelivery() {
 	}
 	patched := time.Now()
 	c.k("", "-n", "team-a", "patch", obj, "--type=merge", "-p", `{"spec":{"filterPolicy":"{\"type\": [\"order_cancelled\"]}"}}`)
-	within(t, patched, changeWithin, 3*time.Minute, "EventDelivery: kubectl patch to the changed filter policy on AWS", func() error {
+	c.within(patched, changeWithin, 3*time.Minute, "EventDelivery: kubectl patch to the changed filter policy on AWS", func() error {
 		out, err := SNS(c.emulator, url.Values{"Action": {"GetSubscriptionAttributes"}, "SubscriptionArn": {sub.ARN}})
 		if err != nil {
 			return err
@@ -595,12 +695,12 @@ func (c *composed) eventDelivery() {
 		}
 		return nil
 	})
-	if err := c.compositeReady("team-a", obj); err != nil {
+	if err := c.ready("team-a", obj); err != nil {
 		t.Errorf("after the change: %v", err)
 	}
 
 	c.k("", "-n", "team-a", "delete", obj, "--wait=false")
-	within(t, time.Now(), time.Minute, 3*time.Minute, "EventDelivery: kubectl delete to nothing left on AWS", func() error {
+	c.within(time.Now(), time.Minute, 3*time.Minute, "EventDelivery: kubectl delete to nothing left on AWS", func() error {
 		c.collectGarbage("deliverystreams.streaming.services.k8s.aws", "subscriptions.notification.services.k8s.aws",
 			"endpoints.eventbus.services.k8s.aws", "topics.sns.aws.m.upbound.io", "roles.iam.aws.m.upbound.io")
 		inv, err := inventory(c.emulator)

@@ -19,8 +19,8 @@ limitations under the License.
 // against a real API server, with the External package runtime, pulling
 // packages from an OCI registry on 127.0.0.1 with TLS. Where a cluster would
 // run a package's Deployment, the harness runs the binary as a local process
-// and writes to the package revision's status what the Deployment runtime
-// would have written:
+// and writes to the package revision's status, and makes, what the
+// Deployment runtime would have:
 //
 //   - status.endpoint of a FunctionRevision: the function's local gRPC
 //     address (the Deployment runtime writes its Service's address);
@@ -28,7 +28,14 @@ limitations under the License.
 //     requires of every revision before it installs the package's objects
 //     (the Deployment runtime makes that Secret for the package's webhooks);
 //   - the RuntimeHealthy condition, once the process is started (the
-//     Deployment runtime sets it from the Deployment's availability).
+//     Deployment runtime sets it from the Deployment's availability);
+//   - for a provider, the ServiceAccount and the Deployment that runs as it
+//     (no pod runs: a bare API server has no controllers), so that
+//     Crossplane's RBAC manager, if it runs (Options.RBACManager), binds the
+//     provider revision's ClusterRole to that ServiceAccount, and the
+//     provider can run with that ServiceAccount's token
+//     (ServiceAccountKubeconfig), with no more permissions than in a
+//     cluster.
 //
 // The function serves gRPC with a certificate signed by Crossplane's own CA
 // (the Secret crossplane-root-ca that `core init` makes), as the Deployment
@@ -378,16 +385,43 @@ func StandInForRuntime(kubectl, kubeconfig, kind, endpoint string) (bool, error)
 // standInForDeployment makes, for a provider revision, the two objects of
 // the Deployment runtime (crossplane internal/controller/pkg/runtime,
 // runtime.go and runtime_provider.go) that other controllers read: the
-// ServiceAccount named after the revision and the Deployment, named after
-// the revision too, that runs as that ServiceAccount, both controlled by the
-// revision. The RBAC manager binds the revision's system ClusterRole to the
-// ServiceAccounts of the Deployments the revision controls
-// (internal/controller/rbac/provider/binding). A bare API server runs no
-// Deployment: the harness runs the provider itself, with a token of this
-// ServiceAccount (ServiceAccountKubeconfig).
+// ServiceAccount, named as the serviceAccountTemplate of the Provider's
+// DeploymentRuntimeConfig says or else after the revision, and the
+// Deployment, named after the revision, that runs as that ServiceAccount,
+// both controlled by the revision. The RBAC manager binds the revision's
+// system ClusterRole to the ServiceAccounts of the Deployments the revision
+// controls (internal/controller/rbac/provider/binding). A bare API server
+// runs no Deployment: the harness runs the provider itself, with a token of
+// this ServiceAccount (ServiceAccountKubeconfig). Of the runtime config only
+// the ServiceAccount's name is honoured.
 func standInForDeployment(kubectl, kubeconfig string, r revision) error {
 	if r.Spec.Image == "" {
 		return fmt.Errorf("provider revision %s names no image yet", r.Metadata.Name)
+	}
+	// The runtime config is the Provider's: Crossplane copies it to the
+	// revision for its Deployment runtime only, not for the External one.
+	parent := r.Metadata.Labels["pkg.crossplane.io/package"]
+	out, err := Kubectl(kubectl, kubeconfig, "", "get", "providers.pkg.crossplane.io", parent, "--ignore-not-found",
+		"-o", "jsonpath={.metadata.name} {.spec.runtimeConfigRef.name}")
+	if err != nil {
+		return fmt.Errorf("the runtime config of %s: %w", r.Metadata.Name, err)
+	}
+	if strings.TrimSpace(out) == "" {
+		// The Provider is gone: the revision awaits the garbage
+		// collector, and no runtime runs it.
+		return nil
+	}
+	_, config, _ := strings.Cut(out, " ")
+	name := r.Metadata.Name
+	if config != "" {
+		out, err := Kubectl(kubectl, kubeconfig, "", "get", "deploymentruntimeconfigs.pkg.crossplane.io", config,
+			"-o", "jsonpath={.spec.serviceAccountTemplate.metadata.name}")
+		if err != nil {
+			return fmt.Errorf("the runtime config of %s: %w", r.Metadata.Name, err)
+		}
+		if out != "" {
+			name = out
+		}
 	}
 	owner := []map[string]any{{
 		"apiVersion": "pkg.crossplane.io/v1", "kind": "ProviderRevision", "name": r.Metadata.Name, "uid": r.Metadata.UID,
@@ -395,11 +429,11 @@ func standInForDeployment(kubectl, kubeconfig string, r revision) error {
 	}}
 	labels := map[string]string{
 		"pkg.crossplane.io/revision": r.Metadata.Name,
-		"pkg.crossplane.io/provider": r.Metadata.Labels["pkg.crossplane.io/package"],
+		"pkg.crossplane.io/provider": parent,
 	}
 	sa := map[string]any{
 		"apiVersion": "v1", "kind": "ServiceAccount",
-		"metadata": map[string]any{"name": r.Metadata.Name, "namespace": Namespace, "ownerReferences": owner},
+		"metadata": map[string]any{"name": name, "namespace": Namespace, "ownerReferences": owner},
 	}
 	deployment := map[string]any{
 		"apiVersion": "apps/v1", "kind": "Deployment",
@@ -410,7 +444,7 @@ func standInForDeployment(kubectl, kubeconfig string, r revision) error {
 			"template": map[string]any{
 				"metadata": map[string]any{"labels": labels},
 				"spec": map[string]any{
-					"serviceAccountName": r.Metadata.Name,
+					"serviceAccountName": name,
 					"containers":         []map[string]any{{"name": "package-runtime", "image": r.Spec.Image}},
 				},
 			},
@@ -571,7 +605,7 @@ func CollectGarbage(kubectl, kubeconfig string, kinds ...string) error {
 			} `json:"items"`
 		}
 		if err := json.Unmarshal([]byte(out), &list); err != nil {
-			return err
+			return fmt.Errorf("%s: %w: %s", kind, err, out)
 		}
 		for _, it := range list.Items {
 			for _, o := range it.Metadata.OwnerReferences {
@@ -621,7 +655,7 @@ func StandInForUpjet(kubectl, kubeconfig, emulator string) error {
 			} `json:"items"`
 		}
 		if err := json.Unmarshal([]byte(out), &list); err != nil {
-			return err
+			return fmt.Errorf("%s: %w: %s", kind, err, out)
 		}
 		for _, it := range list.Items {
 			if it.Status.AtProvider.ARN != "" {

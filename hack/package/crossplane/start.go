@@ -55,6 +55,12 @@ type Options struct {
 	// (which StandIn makes). Its metrics server listens on :8080, which
 	// `crossplane rbac start` has no flag to move.
 	RBACManager bool
+	// ProviderServiceAccount, if set, names the provider's ServiceAccount
+	// through a DeploymentRuntimeConfig (serviceAccountTemplate) that the
+	// Provider refers to, as the README advises: a name that stays across
+	// revisions, for the README's ClusterRoleBindings. Otherwise the
+	// ServiceAccount is named after the revision, Crossplane's default.
+	ProviderServiceAccount string
 }
 
 // A Crossplane is Crossplane core and function-patch-and-transform running,
@@ -132,7 +138,7 @@ func Start(ctx context.Context, o Options) (_ *Crossplane, err error) {
 	c.MetricsURL = fmt.Sprintf("http://127.0.0.1:%d/metrics", metricsPort)
 	c.CoreArgs = append([]string{"core", "start", "--package-runtime=External", "--enable-webhooks=false",
 		"--tls-client-certs-dir=" + filepath.Join(o.Dir, "client-certs"), "--xpkg-cache-dir=" + cache, "--ca-bundle-path=" + c.registry.CAFile,
-		"--metrics-port=" + strconv.Itoa(metricsPort), "--health-probe-port=0", "--poll-interval=15s"}, o.CoreArgs...)
+		"--metrics-port=" + strconv.Itoa(metricsPort), "--health-probe-port=0"}, o.CoreArgs...)
 	if c.core, err = StartProcess(o.Dir, "crossplane-core", []string{"KUBECONFIG=" + o.Kubeconfig}, o.Tools.Crossplane, c.CoreArgs...); err != nil {
 		return nil, err
 	}
@@ -152,8 +158,14 @@ func Start(ctx context.Context, o Options) (_ *Crossplane, err error) {
 		c.RBACLog = c.rbac.Log
 	}
 
-	manifest := fmt.Sprintf("apiVersion: pkg.crossplane.io/v1\nkind: Provider\nmetadata:\n  name: provider-aws-services\nspec:\n  package: %s\n---\n"+
-		"apiVersion: pkg.crossplane.io/v1\nkind: Function\nmetadata:\n  name: function-patch-and-transform\nspec:\n  package: %s\n", c.ProviderRef, c.FunctionRef)
+	manifest, runtimeConfig := "", "" // the Provider's default: the DeploymentRuntimeConfig "default", which `crossplane core init` makes
+	if o.ProviderServiceAccount != "" {
+		manifest = fmt.Sprintf("apiVersion: pkg.crossplane.io/v1beta1\nkind: DeploymentRuntimeConfig\nmetadata:\n  name: provider-aws-services\nspec:\n"+
+			"  serviceAccountTemplate:\n    metadata:\n      name: %s\n---\n", o.ProviderServiceAccount)
+		runtimeConfig = "  runtimeConfigRef:\n    name: provider-aws-services\n"
+	}
+	manifest += fmt.Sprintf("apiVersion: pkg.crossplane.io/v1\nkind: Provider\nmetadata:\n  name: provider-aws-services\nspec:\n  package: %s\n%s---\n"+
+		"apiVersion: pkg.crossplane.io/v1\nkind: Function\nmetadata:\n  name: function-patch-and-transform\nspec:\n  package: %s\n", c.ProviderRef, runtimeConfig, c.FunctionRef)
 	if _, err := Kubectl(o.Tools.Kubectl, o.Kubeconfig, manifest, "apply", "-f", "-"); err != nil {
 		return nil, err
 	}
@@ -183,11 +195,10 @@ func (c *Crossplane) Exited() error {
 	return nil
 }
 
-// ProviderServiceAccount is the ServiceAccount the Deployment runtime runs
-// the provider's current revision as (ServiceAccount and revision share a
-// name, crossplane internal/controller/pkg/runtime), and the name of the
-// revision's system ClusterRole and ClusterRoleBinding, which the RBAC
-// manager makes.
+// ProviderServiceAccount is the ServiceAccount the Deployment of the
+// provider's current revision runs as (which StandIn makes as the
+// Deployment runtime would), and the name of the revision's system
+// ClusterRole and ClusterRoleBinding, which the RBAC manager makes.
 func (c *Crossplane) ProviderServiceAccount() (sa, system string, err error) {
 	rev, err := Kubectl(c.o.Tools.Kubectl, c.o.Kubeconfig, "", "get", "providers.pkg.crossplane.io/provider-aws-services", "-o", "jsonpath={.status.currentRevision}")
 	if err != nil {
@@ -196,7 +207,11 @@ func (c *Crossplane) ProviderServiceAccount() (sa, system string, err error) {
 	if rev == "" {
 		return "", "", errors.New("provider-aws-services has no current revision yet")
 	}
-	return rev, "crossplane:provider:" + rev + ":system", nil
+	sa, err = Kubectl(c.o.Tools.Kubectl, c.o.Kubeconfig, "", "-n", Namespace, "get", "deployment", rev, "-o", "jsonpath={.spec.template.spec.serviceAccountName}")
+	if err != nil {
+		return "", "", err
+	}
+	return sa, "crossplane:provider:" + rev + ":system", nil
 }
 
 // ProviderBound checks that the RBAC manager bound the provider revision's

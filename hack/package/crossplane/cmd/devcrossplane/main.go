@@ -77,6 +77,7 @@ func run(ctx context.Context, kubeconfig, state, tools, kubectl, crds, pkgRoot, 
 	xp, err := crossplane.Start(startCtx, crossplane.Options{
 		Tools: tl, Kubeconfig: kubeconfig, Dir: dir, CRDs: crds, ProviderPackage: pkg,
 		FunctionPackageRoot: fnRoot, FunctionBinary: filepath.Join(tools, "function-patch-and-transform"),
+		CoreArgs: []string{"--poll-interval=15s"},
 	})
 	cancel()
 	if err != nil {
