@@ -105,11 +105,15 @@ func main() {
 	kingpin.FatalIfError(extv1.AddToScheme(scheme), "Cannot add CustomResourceDefinitions to the scheme")
 
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                     scheme,
-		Cache:                      awscontroller.CacheOptions(*syncInterval),
-		Client:                     awscontroller.ClientOptions(),
-		LeaderElection:             *leaderElection,
-		LeaderElectionID:           "crossplane-leader-election-provider-aws-services",
+		Scheme:           scheme,
+		Cache:            awscontroller.CacheOptions(*syncInterval),
+		Client:           awscontroller.ClientOptions(),
+		LeaderElection:   *leaderElection,
+		LeaderElectionID: "crossplane-leader-election-provider-aws-services",
+		// The provider's own namespace, so that leader election also works
+		// out of a cluster (make run), where controller-runtime cannot read
+		// the pod's.
+		LeaderElectionNamespace:    providerNamespace(*namespace),
 		LeaderElectionResourceLock: resourcelock.LeasesResourceLock,
 		LeaseDuration:              durationPtr(60 * time.Second),
 		RenewDeadline:              durationPtr(50 * time.Second),
