@@ -6,8 +6,6 @@ package compositions
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"net"
 	"os"
@@ -203,9 +201,9 @@ func TestEventDelivery(t *testing.T) {
 		t.Errorf("want two Roles, got %d", n)
 	}
 	// The example's name, spelled out once; awsName must agree.
-	name := awsName("team-a", "orders")
+	name := AWSName("team-a", "orders")
 	if want := "team-a-orders-75c1a60b"; name != want {
-		t.Fatalf("awsName(team-a, orders) = %s, want %s", name, want)
+		t.Fatalf("AWSName(team-a, orders) = %s, want %s", name, want)
 	}
 	if got := get(find(objs, "DeliveryStream")[0], "spec", "forProvider", "deliveryStreamName"); got != name {
 		t.Errorf("the stream is named %v, want %s", got, name)
@@ -243,33 +241,14 @@ func TestAgentCredential(t *testing.T) {
 	if len(p) != 1 {
 		t.Fatalf("want one APIKeyCredentialProvider, got %d", len(p))
 	}
-	name := awsName("team-a", "search")
+	name := AWSName("team-a", "search")
 	if want := "team-a-search-2fed7edb"; name != want {
-		t.Fatalf("awsName(team-a, search) = %s, want %s", name, want)
+		t.Fatalf("AWSName(team-a, search) = %s, want %s", name, want)
 	}
 	if get(p[0], "spec", "forProvider", "name") != name || get(p[0], "spec", "forProvider", "apiKey", "name") != "search-api-key" ||
 		get(p[0], "spec", "writeConnectionSecretToRef", "name") != "search-agent-credential" {
 		t.Errorf("composed: %v", p[0]["spec"])
 	}
-}
-
-// awsName is the AWS name the example Compositions give a resource of the
-// composite namespace/name (docs/decisions.md, "Names in Compositions"):
-// "<namespace>-<name>" up to its first dot, cut to 55 characters and without
-// a trailing hyphen, then a hyphen and the first 8 hex digits of the SHA-256
-// of "<namespace>/<name>". It is written here without the Compositions'
-// regular expression, as a second reading of the rule.
-func awsName(namespace, name string) string {
-	prefix := namespace + "-" + name
-	if i := strings.IndexByte(prefix, '.'); i >= 0 {
-		prefix = prefix[:i]
-	}
-	if len(prefix) > 55 {
-		prefix = prefix[:55]
-	}
-	prefix = strings.TrimRight(prefix, "-")
-	sum := sha256.Sum256([]byte(namespace + "/" + name))
-	return prefix + "-" + hex.EncodeToString(sum[:])[:8]
 }
 
 // namedField is a field of a composed resource that holds an AWS name, with
@@ -358,7 +337,7 @@ func TestAWSNamesCannotCollide(t *testing.T) {
 						continue
 					}
 					got, _ := get(o[0], f.path...).(string)
-					if want := awsName(c[0], c[1]); got != want {
+					if want := AWSName(c[0], c[1]); got != want {
 						t.Errorf("%s: %s %s is %q, want %q", composite, f.kind, f.path[len(f.path)-1], got, want)
 					}
 					if len(got) < 1 || len(got) > f.max || !f.pattern.MatchString(got) {

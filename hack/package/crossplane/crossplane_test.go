@@ -18,8 +18,6 @@ package crossplane
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -35,6 +33,8 @@ import (
 	"time"
 
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/cloudkinds/provider-aws-services/hack/package/compositions"
 )
 
 // root is the repository root.
@@ -619,7 +619,7 @@ func (c *composed) agentCredential() {
 	c.within(applied, readyWithin, 3*time.Minute, "AgentCredential: kubectl apply to Ready", func() error { return c.ready("team-a", obj) })
 	t.Logf("crossplane beta trace:\n%s", traceReady(t, c.tl, c.kubeconfig, "team-a", obj, 2))
 
-	arn := "arn:aws:bedrock-agentcore:us-east-1:000000000000:token-vault/default/apikeycredentialprovider/" + exampleAWSName("team-a", "search")
+	arn := "arn:aws:bedrock-agentcore:us-east-1:000000000000:token-vault/default/apikeycredentialprovider/" + compositions.AWSName("team-a", "search")
 	eventually(t, 30*time.Second, "tags on AWS", func() error { return awsTag(c.emulator, arn, "cost-center", "42") })
 	patched := time.Now()
 	c.k("", "-n", "team-a", "patch", obj, "--type=merge", "-p", `{"spec":{"costCenter":"43"}}`)
@@ -836,22 +836,6 @@ func inventory(emulator string) (map[string][]json.RawMessage, error) {
 	defer resp.Body.Close() //nolint:errcheck // read only
 	out := map[string][]json.RawMessage{}
 	return out, json.NewDecoder(resp.Body).Decode(&out)
-}
-
-// exampleAWSName is the AWS name the example Compositions give a resource of
-// the composite namespace/name (docs/decisions.md, "Names in Compositions";
-// hack/package/compositions checks the rendered names against the same rule).
-func exampleAWSName(namespace, name string) string {
-	prefix := namespace + "-" + name
-	if i := strings.IndexByte(prefix, '.'); i >= 0 {
-		prefix = prefix[:i]
-	}
-	if len(prefix) > 55 {
-		prefix = prefix[:55]
-	}
-	prefix = strings.TrimRight(prefix, "-")
-	sum := sha256.Sum256([]byte(namespace + "/" + name))
-	return prefix + "-" + hex.EncodeToString(sum[:])[:8]
 }
 
 // moduleDir is where a module of this one's build list lies.
