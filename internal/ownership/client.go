@@ -263,7 +263,7 @@ func (c *Client[MR]) claims(ctx context.Context, mg MR) (Claimant, []Claimant, e
 	if err != nil {
 		return self, nil, errors.Wrap(err, errClaims)
 	}
-	var others []Claimant
+	others := make([]Claimant, 0, len(items))
 	for _, it := range items {
 		other, ok := it.(MR)
 		if !ok || other.GetUID() == mg.GetUID() || !Writes(other, c.kind.PoliciesHonoured) || c.elsewhere(other) {

@@ -175,7 +175,7 @@ func Holder(self Claimant, others []Claimant) (Claimant, bool) {
 			continue
 		}
 		switch {
-		case o.Recorded && !(self.Recorded && self.olderThan(o)):
+		case o.Recorded && (!self.Recorded || !self.olderThan(o)):
 			return o, true
 		case !o.Recorded && !self.Recorded && !o.Refused && !o.Deleting && o.olderThan(self):
 			return o, true
@@ -259,7 +259,7 @@ func Decide(gk schema.GroupKind, mg resource.Managed, self Claimant, others []Cl
 	return d, nil
 }
 
-// What a refusal says of a kind.
+// Words are what a refusal says of a kind.
 type Words struct {
 	// Noun is what the kind is called: "delivery stream".
 	Noun string

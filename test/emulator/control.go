@@ -83,7 +83,7 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	case "/_emulator/calls":
 		writeJSON(w, s.Calls())
 	case "/_emulator/outcomes":
-		if !allow(w, r, http.MethodGet) {
+		if !allowGet(w, r) {
 			return
 		}
 		writeJSON(w, s.Outcomes())
@@ -96,17 +96,17 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	case "/_emulator/faults":
 		s.serveFaults(w, r)
 	case "/_emulator/resources":
-		if !allow(w, r, http.MethodGet) {
+		if !allowGet(w, r) {
 			return
 		}
 		writeJSON(w, s.Inventory())
 	case "/_emulator/creations":
-		if !allow(w, r, http.MethodGet) {
+		if !allowGet(w, r) {
 			return
 		}
 		writeJSON(w, s.Creations())
 	case "/_emulator/writes":
-		if !allow(w, r, http.MethodGet) {
+		if !allowGet(w, r) {
 			return
 		}
 		writeJSON(w, s.Writes())
@@ -182,12 +182,13 @@ func parseConsistency(in map[string]string) (map[string]time.Duration, error) {
 	return out, nil
 }
 
-func allow(w http.ResponseWriter, r *http.Request, method string) bool {
-	if r.Method == method {
+// allowGet answers 405 to anything but a GET.
+func allowGet(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method == http.MethodGet {
 		return true
 	}
-	w.Header().Set("Allow", method)
-	http.Error(w, "use "+method, http.StatusMethodNotAllowed)
+	w.Header().Set("Allow", http.MethodGet)
+	http.Error(w, "use "+http.MethodGet, http.StatusMethodNotAllowed)
 	return false
 }
 

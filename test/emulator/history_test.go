@@ -96,7 +96,7 @@ func TestCreations(t *testing.T) {
 	must(ac.CreateApiKeyCredentialProvider(ctx, &bedrockagentcorecontrol.CreateApiKeyCredentialProviderInput{Name: aws.String("search"), ApiKey: aws.String("k")}))(t)
 
 	user := "arn:aws:iam::000000000000:user/AKIDEMO"
-	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	at := t0.Add
 	want := []emulator.Creation{
 		{Seq: 1, Service: "firehose", Kind: "DeliveryStream", Region: "us-east-1", Name: "s", ARN: "arn:aws:firehose:us-east-1:000000000000:deliverystream/s", AccessKey: "AKIDEMO", Caller: user, Time: at(0)},
 		{Seq: 2, Service: "firehose", Kind: "DeliveryStream", Region: "us-east-1", Name: "s", ARN: "arn:aws:firehose:us-east-1:000000000000:deliverystream/s", AccessKey: "AKIDEMO", Caller: user, Time: at(2 * delay)},

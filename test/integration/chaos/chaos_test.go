@@ -76,6 +76,7 @@ import (
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
+	snsclient "github.com/cloudkinds/provider-aws-services/internal/clients/sns"
 	"github.com/cloudkinds/provider-aws-services/internal/diff"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 	"github.com/cloudkinds/provider-aws-services/test/workload"
@@ -313,10 +314,6 @@ const (
 	region   = "us-east-1"
 )
 
-// snsProtocols are the protocols SNS names for the spec's (see the
-// Subscription API).
-var snsProtocols = map[string]string{"queue": "sqs", "function": "lambda", "stream": "firehose"}
-
 // identityOf is the identity (emulator.Creation.Identity) of the AWS
 // resource an object asks for.
 func identityOf(mg resource.Managed) string {
@@ -325,11 +322,7 @@ func identityOf(mg resource.Managed) string {
 		return emulator.Identity("DeliveryStream", region, o.Spec.ForProvider.DeliveryStreamName)
 	case *notificationv1alpha1.Subscription:
 		p := o.Spec.ForProvider
-		protocol := p.Protocol
-		if sns, ok := snsProtocols[protocol]; ok {
-			protocol = sns
-		}
-		return emulator.Identity("Subscription", region, aws.ToString(p.TopicARN)+" "+protocol+" "+aws.ToString(p.Endpoint))
+		return emulator.Identity("Subscription", region, aws.ToString(p.TopicARN)+" "+snsclient.Protocol(p.Protocol)+" "+aws.ToString(p.Endpoint))
 	case *eventbusv1alpha1.Endpoint:
 		return emulator.Identity("Endpoint", region, o.Spec.ForProvider.Name)
 	case *mlplatformv1alpha1.EndpointConfig:
@@ -861,7 +854,7 @@ func total(inv emulator.Inventory) int {
 
 // secretsIn counts the secret values found in the provider's logs, the
 // namespaces' events and the objects themselves.
-func secretsIn(t *testing.T, kube client.Client, namespaces []string, logs []string, secrets map[string]string) int {
+func secretsIn(t *testing.T, kube client.Client, namespaces, logs []string, secrets map[string]string) int {
 	t.Helper()
 	var texts []string
 	for _, l := range logs {
