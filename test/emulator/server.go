@@ -69,6 +69,8 @@ type Server struct {
 	invisible     map[string]time.Duration
 	denied        map[string]bool
 	uncounted     map[string]bool // access keys whose calls are not counted
+	quotas        map[string]float64 // per "service:Operation" or "service:*" (quotas.go)
+	buckets       map[string]*bucket // per region and quota key
 	hook          func(service, operation string)
 	creationHook  func(Creation)
 
@@ -363,6 +365,11 @@ func (s *Server) fault(req *request) *apiError {
 			out = errorf(500, "InternalFailure", "The request processing has failed because of an unknown error, exception or failure.")
 			s.outcome(name, OutcomeError)
 		}
+	}
+	if out == nil && s.overQuota(req.region, name) {
+		// Over AWS's rate quota for the operation (SetQuotas).
+		out = throttling(req.service)
+		s.outcome(name, OutcomeThrottled)
 	}
 	s.mu.Unlock()
 	if latency > 0 {
