@@ -68,7 +68,7 @@ type Server struct {
 	rng           *rand.Rand
 	invisible     map[string]time.Duration
 	denied        map[string]bool
-	uncounted     map[string]bool // access keys whose calls are not counted
+	uncounted     map[string]bool    // access keys whose calls are not counted
 	quotas        map[string]float64 // per "service:Operation" or "service:*" (quotas.go)
 	buckets       map[string]*bucket // per region and quota key
 	hook          func(service, operation string)
