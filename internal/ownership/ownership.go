@@ -36,8 +36,8 @@ import (
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
-	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -118,19 +118,8 @@ func WantsToAdopt(mg resource.Managed) bool {
 // Writes reports whether mg may change AWS: an object whose management
 // policies only observe reads without owning, and holds nothing.
 func Writes(mg resource.Managed, policiesHonoured bool) bool {
-	policies := mg.GetManagementPolicies()
-	if !policiesHonoured || len(policies) == 0 {
-		// None set is the API's default: all.
-		return true
-	}
-	for _, p := range policies {
-		switch p {
-		case xpv2.ManagementActionAll, xpv2.ManagementActionCreate, xpv2.ManagementActionUpdate, xpv2.ManagementActionDelete, xpv2.ManagementActionLateInitialize:
-			return true
-		case xpv2.ManagementActionObserve:
-		}
-	}
-	return false
+	p := managed.NewManagementPoliciesResolver(policiesHonoured, mg.GetManagementPolicies())
+	return p.ShouldCreate() || p.ShouldUpdate() || p.ShouldDelete() || p.ShouldLateInitialize()
 }
 
 // Recorded reports whether mg's own records say it owns its resource: it

@@ -38,6 +38,8 @@ var streamKind = schema.GroupKind{Group: "streaming.services.k8s.aws", Kind: "De
 func stream(ns, name string, opts ...func(*v1alpha1.DeliveryStream)) *v1alpha1.DeliveryStream {
 	mg := &v1alpha1.DeliveryStream{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, UID: types.UID("uid-" + ns + "-" + name)}}
 	mg.Spec.ProviderConfigReference = &xpv2.ProviderConfigReference{Kind: "ClusterProviderConfig", Name: "default"}
+	// The CRD's default.
+	mg.SetManagementPolicies(xpv2.ManagementPolicies{xpv2.ManagementActionAll})
 	for _, o := range opts {
 		o(mg)
 	}

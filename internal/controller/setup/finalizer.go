@@ -23,7 +23,6 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
-	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"k8s.io/apimachinery/pkg/types"
 )
 
@@ -71,16 +70,8 @@ func (f *deferredFinalizer) AddFinalizer(ctx context.Context, obj resource.Objec
 }
 
 // creates reports whether the reconciler may create mg's resource, so that
-// a create-pending update follows.
+// a create-pending update follows: crossplane-runtime's own reading of the
+// management policies.
 func (f *deferredFinalizer) creates(mg resource.Managed) bool {
-	policies := mg.GetManagementPolicies()
-	if !f.policiesHonoured || len(policies) == 0 {
-		return true
-	}
-	for _, p := range policies {
-		if p == xpv2.ManagementActionAll || p == xpv2.ManagementActionCreate {
-			return true
-		}
-	}
-	return false
+	return managed.NewManagementPoliciesResolver(f.policiesHonoured, mg.GetManagementPolicies()).ShouldCreate()
 }
