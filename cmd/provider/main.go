@@ -52,6 +52,7 @@ import (
 
 	"github.com/cloudkinds/provider-aws-services/apis"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	awscontroller "github.com/cloudkinds/provider-aws-services/internal/controller"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
@@ -69,6 +70,8 @@ func main() {
 		minPollInterval  = app.Flag("min-poll-interval", "The shortest poll interval a resource may ask for with its crossplane.io/poll-interval annotation.").Default(managedoptions.DefaultPolling.MinInterval.String()).Duration()
 		pollJitter       = app.Flag("poll-jitter", "Spread each poll by up to this fraction of it, either way, so that resources created together do not poll in lockstep.").Default(strconv.FormatFloat(managedoptions.DefaultPolling.Jitter, 'f', -1, 64)).Float64()
 		pollStateMetric  = app.Flag("poll-state-metric", "How often the state metrics of managed resources are recorded.").Default("5s").Duration()
+		awsQuotas        = app.Flag("aws-quota", "AWS's rate quota of an operation in this provider's accounts, in calls per second, when it differs from the published one (docs/quotas.md): Service:Operation=N, or Service:*=N for a service's other operations. Repeatable.").Strings()
+		awsQuotaShare    = app.Flag("aws-quota-share", "The share of each AWS rate quota this provider uses, leaving the rest to the account's other clients.").Default(strconv.FormatFloat(budget.DefaultShare, 'f', -1, 64)).Float64()
 		maxReconcileRate = app.Flag("max-reconcile-rate", "The global maximum rate per second at which resources may be checked for drift.").Default("10").Int()
 		leaderElection   = app.Flag("leader-election", "Use leader election for the controller manager.").Short('l').Default("false").Envar("LEADER_ELECTION").Bool()
 		healthAddr       = app.Flag("health-probe-bind-address", "Address of the health and readiness probes.").Default(":8081").String()
@@ -168,7 +171,16 @@ func main() {
 	cancel()
 	kingpin.FatalIfError(err, "Cannot load the key of the secret fingerprints")
 	polling := managedoptions.Polling{MinInterval: *minPollInterval, Jitter: *pollJitter}
-	shared := setup.Shared{Sessions: awsconfig.NewCache(setup.CachedMetadata(mgr)), Fingerprints: key, Polling: &polling}
+	overrides, err := budget.ParseOverrides(*awsQuotas)
+	kingpin.FatalIfError(err, "Cannot read the AWS quotas")
+	if *awsQuotaShare <= 0 || *awsQuotaShare > 1 {
+		kingpin.Fatalf("--aws-quota-share %v: want a fraction above 0 and at most 1", *awsQuotaShare)
+	}
+	budgets := budget.New(budget.Quotas{Of: overrides, Share: *awsQuotaShare})
+	shared := setup.Shared{
+		Sessions:     awsconfig.NewCache(setup.CachedMetadata(mgr), awsconfig.WithBudgets(budgets)),
+		Fingerprints: key, Polling: &polling, Budgets: budgets,
+	}
 	kingpin.FatalIfError(awscontroller.Setup(mgr, o, shared), "Cannot set up the controllers")
 	kingpin.FatalIfError(mgr.Add(&metrics.CapacityWarner{Poll: *pollInterval, Rate: *maxReconcileRate, Log: log, Every: time.Minute}), "Cannot add the poll capacity check")
 	log.Info("Starting the provider", "version", version, "poll", *pollInterval, "sync", *syncInterval)

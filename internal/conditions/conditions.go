@@ -93,6 +93,18 @@ func InProgress(mg resource.Managed) bool {
 	return false
 }
 
+// Settled reports whether a reconcile of mg can only be a periodic look: the
+// resource is Ready and Synced at its current generation, and not being
+// deleted. Any other reconcile acts on a change, and goes first.
+func Settled(mg resource.Managed) bool {
+	if mg.GetDeletionTimestamp() != nil {
+		return false
+	}
+	ready, synced := mg.GetCondition(xpv2.TypeReady), mg.GetCondition(xpv2.TypeSynced)
+	return ready.Status == corev1.ConditionTrue && synced.Status == corev1.ConditionTrue &&
+		synced.ObservedGeneration == mg.GetGeneration()
+}
+
 // PollInterval is a poll interval hook: resources that wait on AWS are
 // checked again after soon, the others every pollInterval.
 func PollInterval(soon time.Duration) func(resource.Managed, time.Duration) time.Duration {

@@ -64,10 +64,37 @@ var (
 		Name: "provider_aws_services_reconciles_total",
 		Help: "Reconciles that ran, by controller; reconciles deferred by --max-reconcile-rate are not counted.",
 	}, []string{"controller"})
+
+	// BudgetRate is the rate the provider allows itself per operation:
+	// its share of AWS's quota.
+	BudgetRate = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "provider_aws_services_budget_calls_per_second",
+		Help: "Calls per second the provider allows itself, per account and region, by AWS service and operation: its share of AWS's rate quota.",
+	}, []string{"service", "operation"})
+
+	// BudgetCalls counts the calls that took a token of their budget; their
+	// rate over BudgetRate is how much of the budget is used.
+	BudgetCalls = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "provider_aws_services_budget_calls_total",
+		Help: "AWS calls that took a token of their operation's budget, by service and operation; rate() of it over provider_aws_services_budget_calls_per_second is the budget's use.",
+	}, []string{"service", "operation"})
+
+	// BudgetWait sums the time calls waited for a token.
+	BudgetWait = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "provider_aws_services_budget_wait_seconds_total",
+		Help: "Seconds AWS calls waited for a token of their operation's budget, by service and operation.",
+	}, []string{"service", "operation"})
+
+	// DeferredLooks counts the periodic looks put off until their
+	// operations' budgets allow them.
+	DeferredLooks = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "provider_aws_services_deferred_looks_total",
+		Help: "Periodic looks at a resource put off until the budgets of their AWS operations allow them, by kind.",
+	}, []string{"kind"})
 )
 
 func init() {
-	ctrlmetrics.Registry.MustRegister(AWSCalls, PollInterval, Reconciles)
+	ctrlmetrics.Registry.MustRegister(AWSCalls, PollInterval, Reconciles, BudgetRate, BudgetCalls, BudgetWait, DeferredLooks)
 }
 
 // CountReconciles counts the reconciles of r, named controller, in

@@ -44,6 +44,7 @@ import (
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	awscontroller "github.com/cloudkinds/provider-aws-services/internal/controller"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
@@ -59,6 +60,7 @@ type stack struct {
 	url      string
 	kube     client.Client
 	sessions *awsconfig.Cache
+	budgets  *budget.Budgets
 }
 
 // testPoll is the poll interval of the provider under test.
@@ -67,6 +69,13 @@ const testPoll = time.Second
 // testPolling is the provider's polling under test: a resource may ask for
 // no less than 2 s, and polls are not jittered, so that polls can be counted.
 var testPolling = managedoptions.Polling{MinInterval: 2 * time.Second}
+
+// testQuotas are the AWS quotas of the provider under test: its budgets and
+// their gate run on every call, but at a rate the tests, which poll every
+// second, never spend unless they mean to.
+var testQuotas = budget.Quotas{Share: 1, Of: map[string]float64{
+	"Firehose:*": 200, "EventBridge:*": 200, "SNS:*": 200, "SageMaker:*": 200, "Bedrock AgentCore Control:*": 200,
+}}
 
 var (
 	// providerLog is the file the provider under test logs to, at debug
@@ -118,12 +127,13 @@ func startStack() (*stack, error) {
 		Features:                &feature.Flags{},
 	}
 	o.Features.Enable(feature.EnableBetaManagementPolicies)
-	sessions := awsconfig.NewCache(setup.CachedMetadata(mgr))
+	budgets := budget.New(testQuotas)
+	sessions := awsconfig.NewCache(setup.CachedMetadata(mgr), awsconfig.WithBudgets(budgets))
 	key, err := secretkey.LoadKey(context.Background(), cp.Client, "default")
 	if err != nil {
 		return nil, err
 	}
-	if err := awscontroller.Setup(mgr, o, setup.Shared{Sessions: sessions, Fingerprints: key, Polling: &testPolling}); err != nil {
+	if err := awscontroller.Setup(mgr, o, setup.Shared{Sessions: sessions, Fingerprints: key, Polling: &testPolling, Budgets: budgets}); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -144,7 +154,7 @@ func startStack() (*stack, error) {
 	if err := cp.Client.Create(context.Background(), pc); err != nil {
 		return nil, err
 	}
-	return &stack{aws: e, url: srv.URL, kube: cp.Client, sessions: sessions}, nil
+	return &stack{aws: e, url: srv.URL, kube: cp.Client, sessions: sessions, budgets: budgets}, nil
 }
 
 // emulatorConfig is the reference to the stack's ClusterProviderConfig.

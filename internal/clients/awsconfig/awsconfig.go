@@ -26,6 +26,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -44,6 +45,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
 )
@@ -108,8 +110,9 @@ type Stats struct {
 // A Cache builds sessions and keeps them while their config, credential
 // secret and region stay the same.
 type Cache struct {
-	kube client.Client
-	env  Environment
+	kube    client.Client
+	env     Environment
+	budgets *budget.Budgets
 
 	mu       sync.Mutex
 	sessions map[sessionKey]*Session
@@ -123,6 +126,10 @@ type Option func(*Cache)
 
 // WithEnvironment replaces the process environment, for tests.
 func WithEnvironment(e Environment) Option { return func(c *Cache) { c.env = e } }
+
+// WithBudgets makes every client of every session take a token of its
+// operation's budget before each call.
+func WithBudgets(b *budget.Budgets) Option { return func(c *Cache) { c.budgets = b } }
 
 // NewCache returns a Cache that reads configs and secrets with kube.
 func NewCache(kube client.Client, o ...Option) *Cache {
@@ -329,6 +336,10 @@ func (c *Cache) build(ctx context.Context, cfg *config, secrets map[string][]byt
 	partition := "aws"
 	if a, err := arn.Parse(aws.ToString(id.Arn)); err == nil {
 		partition = a.Partition
+	}
+	if c.budgets != nil {
+		// The budgets are the account's: known only now.
+		base.APIOptions = append(slices.Clone(base.APIOptions), c.budgets.Middleware(aws.ToString(id.Account)))
 	}
 	return &Session{Config: base, AccountID: aws.ToString(id.Account), Partition: partition, Region: region}, nil
 }

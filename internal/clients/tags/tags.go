@@ -153,16 +153,22 @@ type Plan struct {
 // spec has tags, or the provider set some before) and plans the change.
 // Without either it makes no call.
 func Observe(ctx context.Context, obj metav1.Object, desired map[string]string, s Service) (Plan, error) {
-	managed := ManagedKeys(obj)
-	if len(desired) == 0 && len(managed) == 0 {
+	if !Listed(obj, desired) {
 		return Plan{}, nil
 	}
+	managed := ManagedKeys(obj)
 	observed, err := s.List(ctx)
 	if err != nil {
 		return Plan{}, err
 	}
 	set, remove := Diff(desired, observed, managed)
 	return Plan{set: set, remove: remove}, nil
+}
+
+// Listed reports whether a look at obj lists its tags: only when the spec
+// asks for some or the provider set some before.
+func Listed(obj metav1.Object, desired map[string]string) bool {
+	return len(desired) > 0 || len(ManagedKeys(obj)) > 0
 }
 
 // UpToDate reports whether the tags on AWS match the spec.

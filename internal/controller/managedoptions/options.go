@@ -116,8 +116,10 @@ type Watch func(*builder.Builder) *builder.Builder
 
 // Register adds the controller of kind of, reconciled by r, to the manager.
 // recorded are the annotations the kind's controller writes to remember
-// what it did; their changes do not reconcile the object again.
-func Register(mgr ctrl.Manager, name string, o controller.Options, of client.Object, r reconcile.Reconciler, recorded []string, watches ...Watch) error {
+// what it did; their changes do not reconcile the object again. gate, when
+// not nil, stands before everything else: the reconciles it puts off spend
+// neither --max-reconcile-rate nor a count of reconciles run.
+func Register(mgr ctrl.Manager, name string, o controller.Options, of client.Object, r reconcile.Reconciler, gate func(reconcile.Reconciler) reconcile.Reconciler, recorded []string, watches ...Watch) error {
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
@@ -127,7 +129,11 @@ func Register(mgr ctrl.Manager, name string, o controller.Options, of client.Obj
 	for _, w := range watches {
 		b = w(b)
 	}
-	return b.Complete(ratelimiter.NewReconciler(name, metrics.CountReconciles(name, xperrors.WithSilentRequeueOnConflict(r)), o.GlobalRateLimiter))
+	var outer reconcile.Reconciler = ratelimiter.NewReconciler(name, metrics.CountReconciles(name, xperrors.WithSilentRequeueOnConflict(r)), o.GlobalRateLimiter)
+	if gate != nil {
+		outer = gate(outer)
+	}
+	return b.Complete(outer)
 }
 
 // DesiredStateChanged passes the changes a user makes: the spec (its

@@ -22,6 +22,7 @@ package setup
 
 import (
 	"context"
+	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
@@ -30,11 +31,15 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/statemetrics"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/connect"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
@@ -82,6 +87,9 @@ type Kind[MR resource.ModernManaged] struct {
 	Recorded []string
 	// List is an empty list of the kind, for its state metrics.
 	List resource.ManagedList
+	// Looks are the AWS operations a periodic look at a settled resource
+	// calls, whose budgets time it.
+	Looks func(MR) []budget.Operation
 }
 
 // Shared is what the controllers of every kind share.
@@ -93,6 +101,10 @@ type Shared struct {
 	// Polling times each resource's next look; the zero value is
 	// managedoptions.DefaultPolling.
 	Polling *managedoptions.Polling
+	// Budgets keep the AWS calls within AWS's quotas; the sessions' clients
+	// take their tokens. Without them, periodic looks are not timed by the
+	// budgets.
+	Budgets *budget.Budgets
 }
 
 // Add adds the controller of kind k to the manager.
@@ -137,7 +149,24 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, shar
 	// Every kind may record the tag keys it manages; the record is no
 	// change of the desired state.
 	recorded := append([]string{tags.AnnotationManagedKeys}, k.Recorded...)
-	return managedoptions.Register(mgr, name, o, k.Object, r, recorded, k.Watches...)
+	var gate func(reconcile.Reconciler) reconcile.Reconciler
+	if shared.Budgets != nil && k.Looks != nil {
+		gate = func(inner reconcile.Reconciler) reconcile.Reconciler {
+			return &lookGate[MR]{
+				inner: inner, kind: k.GroupVersionKind.Kind, object: k.Object, kube: kube,
+				where: func(ctx context.Context, mg MR) (string, string, error) {
+					s, err := sessions.Session(ctx, mg, k.Region(mg))
+					if err != nil {
+						return "", "", err
+					}
+					return s.AccountID, s.Region, nil
+				},
+				looks: k.Looks, budgets: shared.Budgets, log: o.Logger.WithValues("controller", name),
+				clock: clock.RealClock{}, slots: map[types.NamespacedName]time.Time{},
+			}
+		}
+	}
+	return managedoptions.Register(mgr, name, o, k.Object, r, gate, recorded, k.Watches...)
 }
 
 // ownership describes the kind to the ownership checks.

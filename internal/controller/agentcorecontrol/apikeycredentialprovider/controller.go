@@ -38,6 +38,7 @@ import (
 	ac "github.com/cloudkinds/provider-aws-services/internal/clients/agentcore"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/metadata"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
@@ -84,9 +85,12 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Metadata: func(mg *v1alpha1.APIKeyCredentialProvider) *common.ResourceMetadata {
 			return metadata.Plain(mg.Status.AtProvider.ACKResourceMetadata)
 		},
-		NameField:     "spec.forProvider.name",
-		Name:          func(mg *v1alpha1.APIKeyCredentialProvider) string { return mg.Spec.ForProvider.Name },
-		Noun:          "API-key credential provider",
+		NameField: "spec.forProvider.name",
+		Name:      func(mg *v1alpha1.APIKeyCredentialProvider) string { return mg.Spec.ForProvider.Name },
+		Noun:      "API-key credential provider",
+		Looks: func(mg *v1alpha1.APIKeyCredentialProvider) []budget.Operation {
+			return budget.Look(bedrockagentcorecontrol.ServiceID, "GetApiKeyCredentialProvider", "ListTagsForResource", tags.Listed(mg, mg.Spec.ForProvider.Tags))
+		},
 		AlreadyExists: []string{"ConflictException: already exists"},
 		Watches: []managedoptions.Watch{managedoptions.WatchSecrets(mgr.GetClient(), o.Logger, &v1alpha1.APIKeyCredentialProviderList{},
 			func(mg *v1alpha1.APIKeyCredentialProvider) []string {

@@ -36,6 +36,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	eb "github.com/cloudkinds/provider-aws-services/internal/clients/eventbridge"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/metadata"
 	"github.com/cloudkinds/provider-aws-services/internal/conditions"
@@ -75,6 +76,9 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		NameField: "spec.forProvider.name",
 		Name:      func(mg *v1alpha1.Endpoint) string { return mg.Spec.ForProvider.Name },
 		Noun:      "global endpoint",
+		Looks: func(*v1alpha1.Endpoint) []budget.Operation {
+			return budget.Look(eventbridge.ServiceID, "DescribeEndpoint", "", false)
+		},
 	})
 }
 

@@ -36,6 +36,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/metadata"
 	sm "github.com/cloudkinds/provider-aws-services/internal/clients/sagemaker"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
@@ -67,9 +68,12 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Metadata: func(mg *v1alpha1.EndpointConfig) *common.ResourceMetadata {
 			return mg.Status.AtProvider.ACKResourceMetadata
 		},
-		NameField:     "spec.forProvider.endpointConfigName",
-		Name:          func(mg *v1alpha1.EndpointConfig) string { return mg.Spec.ForProvider.EndpointConfigName },
-		Noun:          "endpoint configuration",
+		NameField: "spec.forProvider.endpointConfigName",
+		Name:      func(mg *v1alpha1.EndpointConfig) string { return mg.Spec.ForProvider.EndpointConfigName },
+		Noun:      "endpoint configuration",
+		Looks: func(mg *v1alpha1.EndpointConfig) []budget.Operation {
+			return budget.Look(sagemaker.ServiceID, "DescribeEndpointConfig", "ListTags", tags.Listed(mg, tags.FromList(mg.Spec.ForProvider.Tags)))
+		},
 		AlreadyExists: []string{"ValidationException: Cannot create already existing"},
 	})
 }

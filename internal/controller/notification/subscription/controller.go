@@ -37,6 +37,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/metadata"
 	snsclient "github.com/cloudkinds/provider-aws-services/internal/clients/sns"
 	"github.com/cloudkinds/provider-aws-services/internal/conditions"
@@ -69,7 +70,10 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		External: func(_ client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.Subscription] {
 			return &external{client: awsconfig.ClientFor(s, sns.NewFromConfig), session: s}
 		},
-		Noun:          "subscription",
+		Noun: "subscription",
+		Looks: func(*v1alpha1.Subscription) []budget.Operation {
+			return budget.Look(sns.ServiceID, "GetSubscriptionAttributes", "", false)
+		},
 		Identity:      Identity,
 		IdentityField: "spec.forProvider.topicARN, protocol and endpoint",
 		Another:       "another topic, protocol or endpoint",

@@ -37,6 +37,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	fh "github.com/cloudkinds/provider-aws-services/internal/clients/firehose"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/metadata"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
@@ -98,9 +99,12 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Metadata: func(mg *v1alpha1.DeliveryStream) *common.ResourceMetadata {
 			return mg.Status.AtProvider.ACKResourceMetadata
 		},
-		NameField:     "spec.forProvider.deliveryStreamName",
-		Name:          func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
-		Noun:          "delivery stream",
+		NameField: "spec.forProvider.deliveryStreamName",
+		Name:      func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
+		Noun:      "delivery stream",
+		Looks: func(mg *v1alpha1.DeliveryStream) []budget.Operation {
+			return budget.Look(firehose.ServiceID, "DescribeDeliveryStream", "ListTagsForDeliveryStream", tags.Listed(mg, tags.FromList(mg.Spec.ForProvider.Tags)))
+		},
 		AlreadyExists: []string{"ResourceInUseException: already exists"},
 		Watches: []managedoptions.Watch{managedoptions.WatchSecrets(mgr.GetClient(), o.Logger, &v1alpha1.DeliveryStreamList{}, func(mg *v1alpha1.DeliveryStream) []string {
 			if ref := accessKeyRef(mg); ref != nil && ref.Name != nil {

@@ -1,0 +1,234 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package budget keeps the provider's AWS calls within a share of AWS's
+// per-operation rate quotas. Each account, region and operation has a token
+// bucket; every SDK call takes a token before it is sent, and calls that
+// change something, or that a resource waiting on a change makes, go before
+// the periodic looks. Periodic looks do not queue: Schedule gives each one a
+// slot at the operation's rate, and the caller requeues the look for then, so
+// that an operation whose budget is spent stretches the polls of the kinds
+// that use it and no other.
+package budget
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
+	"github.com/aws/smithy-go/middleware"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"k8s.io/utils/clock"
+
+	"github.com/cloudkinds/provider-aws-services/internal/metrics"
+)
+
+// Budgets are the token buckets of every account, region and operation the
+// provider calls.
+type Budgets struct {
+	quotas Quotas
+	clock  clock.WithTicker
+
+	mu      sync.Mutex
+	buckets map[key]*bucket
+}
+
+type key struct {
+	account, region string
+	op              Operation
+}
+
+// An Option configures Budgets.
+type Option func(*Budgets)
+
+// WithClock replaces the real clock, for tests.
+func WithClock(c clock.WithTicker) Option { return func(b *Budgets) { b.clock = c } }
+
+// New returns the budgets of quotas.
+func New(q Quotas, o ...Option) *Budgets {
+	b := &Budgets{quotas: q, clock: clock.RealClock{}, buckets: map[key]*bucket{}}
+	for _, fn := range o {
+		fn(b)
+	}
+	return b
+}
+
+// Rate returns the calls per second the provider allows itself for op.
+func (b *Budgets) Rate(op Operation) float64 { return b.quotas.Rate(op) }
+
+func (b *Budgets) bucket(account, region string, op Operation) *bucket {
+	k := key{account: account, region: region, op: op}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	bk, ok := b.buckets[k]
+	if !ok {
+		rate := b.quotas.Rate(op)
+		// A bucket holds at most one second's calls, as AWS's own do, and
+		// starts full.
+		burst := max(1, rate)
+		bk = &bucket{rate: rate, burst: burst, tokens: burst, at: b.clock.Now()}
+		b.buckets[k] = bk
+		metrics.BudgetRate.WithLabelValues(op.Service, op.Name).Set(rate)
+	}
+	return bk
+}
+
+// urgentKey marks a context whose calls go before periodic looks.
+type urgentKey struct{}
+
+// Urgent marks ctx as the context of a reconcile that acts on a change (a
+// new, changed, failing or deleted resource): its reads go before periodic
+// looks, as writes always do.
+func Urgent(ctx context.Context) context.Context {
+	return context.WithValue(ctx, urgentKey{}, true)
+}
+
+// IsUrgent reports whether ctx was marked Urgent.
+func IsUrgent(ctx context.Context) bool {
+	v, _ := ctx.Value(urgentKey{}).(bool)
+	return v
+}
+
+// Wait takes a token of op's budget in account and region, waiting until
+// there is one or ctx ends. Writes and urgent calls wait before the others.
+func (b *Budgets) Wait(ctx context.Context, account, region string, op Operation) error {
+	bk := b.bucket(account, region, op)
+	urgent := op.Write() || IsUrgent(ctx)
+	start := b.clock.Now()
+	err := bk.wait(ctx, b.clock, urgent)
+	if waited := b.clock.Since(start); waited > 0 {
+		metrics.BudgetWait.WithLabelValues(op.Service, op.Name).Add(waited.Seconds())
+	}
+	if err != nil {
+		return errors.Wrapf(err, "gave up waiting for the budget of %s", op)
+	}
+	metrics.BudgetCalls.WithLabelValues(op.Service, op.Name).Inc()
+	return nil
+}
+
+// Schedule reserves the next free slot of each of ops, the calls of one
+// periodic look, and returns how long until the last of them comes: zero if
+// the look can be made now.
+func (b *Budgets) Schedule(account, region string, ops []Operation) time.Duration {
+	now := b.clock.Now()
+	var wait time.Duration
+	for _, op := range ops {
+		wait = max(wait, b.bucket(account, region, op).reserve(now))
+	}
+	return wait
+}
+
+// Middleware returns the SDK option that makes every call of a session
+// with account take a token of its operation's budget before it is sent.
+// It sits inside the retry loop: AWS counts each attempt against the quota.
+func (b *Budgets) Middleware(account string) func(*middleware.Stack) error {
+	return func(stack *middleware.Stack) error {
+		return stack.Finalize.Add(middleware.FinalizeMiddlewareFunc("AWSQuotaBudget",
+			func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (middleware.FinalizeOutput, middleware.Metadata, error) {
+				op := Operation{Service: awsmiddleware.GetServiceID(ctx), Name: awsmiddleware.GetOperationName(ctx)}
+				if err := b.Wait(ctx, account, awsmiddleware.GetRegion(ctx), op); err != nil {
+					return middleware.FinalizeOutput{}, middleware.Metadata{}, err
+				}
+				return next.HandleFinalize(ctx, in)
+			}), middleware.After)
+	}
+}
+
+// A bucket is the token bucket of one operation in one account and region.
+type bucket struct {
+	mu            sync.Mutex
+	rate, burst   float64
+	tokens        float64
+	at            time.Time
+	urgentWaiting int
+	// lookAt is the next free slot for a periodic look: looks are spread
+	// at the bucket's rate, and every urgent call moves them on by one.
+	lookAt time.Time
+}
+
+// interval is the time one call uses of the rate.
+func (bk *bucket) interval() time.Duration {
+	return time.Duration(float64(time.Second) / bk.rate)
+}
+
+func (bk *bucket) refill(now time.Time) {
+	if now.After(bk.at) {
+		bk.tokens = min(bk.burst, bk.tokens+now.Sub(bk.at).Seconds()*bk.rate)
+		bk.at = now
+	}
+}
+
+// take takes a token if there is one for a caller of that urgency, and
+// otherwise says how long to wait before trying again.
+func (bk *bucket) take(now time.Time, urgent bool) time.Duration {
+	bk.mu.Lock()
+	defer bk.mu.Unlock()
+	bk.refill(now)
+	if !urgent && bk.urgentWaiting > 0 {
+		return bk.interval()
+	}
+	if bk.tokens >= 1 {
+		bk.tokens--
+		if urgent {
+			bk.lookAt = later(bk.lookAt, now).Add(bk.interval())
+		}
+		return 0
+	}
+	return time.Duration((1 - bk.tokens) / bk.rate * float64(time.Second))
+}
+
+func (bk *bucket) wait(ctx context.Context, c clock.Clock, urgent bool) error {
+	if urgent {
+		bk.mu.Lock()
+		bk.urgentWaiting++
+		bk.mu.Unlock()
+		defer func() {
+			bk.mu.Lock()
+			bk.urgentWaiting--
+			bk.mu.Unlock()
+		}()
+	}
+	for {
+		d := bk.take(c.Now(), urgent)
+		if d <= 0 {
+			return nil
+		}
+		t := c.NewTimer(d)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C():
+		}
+	}
+}
+
+// reserve takes the next free look slot and returns how long until it.
+func (bk *bucket) reserve(now time.Time) time.Duration {
+	bk.mu.Lock()
+	defer bk.mu.Unlock()
+	slot := later(bk.lookAt, now)
+	bk.lookAt = slot.Add(bk.interval())
+	return slot.Sub(now)
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}

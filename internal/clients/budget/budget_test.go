@@ -1,0 +1,267 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package budget
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	clocktesting "k8s.io/utils/clock/testing"
+)
+
+var (
+	describe = Operation{Service: "Firehose", Name: "DescribeDeliveryStream"}
+	create   = Operation{Service: "Firehose", Name: "CreateDeliveryStream"}
+)
+
+func TestQuota(t *testing.T) {
+	cases := map[string]struct {
+		quotas Quotas
+		op     Operation
+		want   float64
+		source string
+		rate   float64
+	}{
+		"FirehoseAnyOperation": {
+			op: describe, want: 5, source: "published", rate: 4,
+		},
+		"EventBridgeWrite": {
+			op: Operation{"EventBridge", "UpdateEndpoint"}, want: 5, source: "published", rate: 4,
+		},
+		"EventBridgeOther": {
+			op: Operation{"EventBridge", "DescribeEndpoint"}, want: 50, source: "published", rate: 40,
+		},
+		"SNSSubscribe": {
+			op: Operation{"SNS", "Subscribe"}, want: 100, source: "published", rate: 80,
+		},
+		"SNSUnpublishedTakesItsLowest": {
+			op: Operation{"SNS", "GetSubscriptionAttributes"}, want: 30, source: "published", rate: 24,
+		},
+		"ServiceWithoutFigures": {
+			op: Operation{"SageMaker", "DescribeEndpointConfig"}, want: Unpublished, source: "unpublished", rate: 8,
+		},
+		"OverrideOfOperation": {
+			quotas: Quotas{Of: map[string]float64{"Firehose:DescribeDeliveryStream": 10}, Share: 0.5},
+			op:     describe, want: 10, source: "override", rate: 5,
+		},
+		"OverrideOfServiceWinsOverPublishedOperation": {
+			quotas: Quotas{Of: map[string]float64{"EventBridge:*": 20}},
+			op:     Operation{"EventBridge", "CreateEndpoint"}, want: 20, source: "override", rate: 16,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, source := tc.quotas.Quota(tc.op)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("Quota(%s): -want, +got:\n%s", tc.op, diff)
+			}
+			if diff := cmp.Diff(tc.source, source); diff != "" {
+				t.Errorf("Quota(%s) source: -want, +got:\n%s", tc.op, diff)
+			}
+			if diff := cmp.Diff(tc.rate, tc.quotas.Rate(tc.op), cmp.Comparer(func(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 })); diff != "" {
+				t.Errorf("Rate(%s): -want, +got:\n%s", tc.op, diff)
+			}
+		})
+	}
+}
+
+func TestParseOverrides(t *testing.T) {
+	cases := map[string]struct {
+		in      []string
+		want    map[string]float64
+		wantErr bool
+	}{
+		"OperationAndService": {
+			in:   []string{"Firehose:DescribeDeliveryStream=10", "SageMaker:*=20"},
+			want: map[string]float64{"Firehose:DescribeDeliveryStream": 10, "SageMaker:*": 20},
+		},
+		"NoOperation":  {in: []string{"Firehose=10"}, wantErr: true},
+		"NotANumber":   {in: []string{"Firehose:*=ten"}, wantErr: true},
+		"Zero":         {in: []string{"Firehose:*=0"}, wantErr: true},
+		"NoEqualsSign": {in: []string{"Firehose:*"}, wantErr: true},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, err := ParseOverrides(tc.in)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("ParseOverrides(%v): error %v, want error %v", tc.in, err, tc.wantErr)
+			}
+			if diff := cmp.Diff(tc.want, got); !tc.wantErr && diff != "" {
+				t.Errorf("ParseOverrides(%v): -want, +got:\n%s", tc.in, diff)
+			}
+		})
+	}
+}
+
+func TestWrite(t *testing.T) {
+	for op, want := range map[Operation]bool{
+		describe: false, create: true,
+		{"SNS", "ListSubscriptionsByTopic"}: false, {"SNS", "GetSubscriptionAttributes"}: false,
+		{"SNS", "Subscribe"}: true, {"SageMaker", "AddTags"}: true,
+	} {
+		if got := op.Write(); got != want {
+			t.Errorf("%s.Write(): got %v, want %v", op, got, want)
+		}
+	}
+}
+
+// TestScheduleSpreadsLooks: looks take slots at the budget's rate, per
+// account, region and operation.
+func TestScheduleSpreadsLooks(t *testing.T) {
+	c := clocktesting.NewFakeClock(time.Unix(0, 0))
+	b := New(Quotas{}, WithClock(c))
+	var got []time.Duration
+	for range 6 {
+		got = append(got, b.Schedule("111", "us-east-1", []Operation{describe}))
+	}
+	// 4 calls per second: a slot every 250 ms.
+	want := []time.Duration{0, 250 * time.Millisecond, 500 * time.Millisecond, 750 * time.Millisecond, time.Second, 1250 * time.Millisecond}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Schedule: -want, +got:\n%s", diff)
+	}
+	if d := b.Schedule("111", "eu-west-1", []Operation{describe}); d != 0 {
+		t.Errorf("Schedule in another region: got %v, want 0", d)
+	}
+	if d := b.Schedule("222", "us-east-1", []Operation{describe}); d != 0 {
+		t.Errorf("Schedule in another account: got %v, want 0", d)
+	}
+	if d := b.Schedule("111", "us-east-1", []Operation{{"SNS", "GetSubscriptionAttributes"}}); d != 0 {
+		t.Errorf("Schedule of another operation: got %v, want 0", d)
+	}
+	// A look of two operations waits for the later of its two slots.
+	if d := b.Schedule("111", "us-east-1", []Operation{{"Firehose", "ListTagsForDeliveryStream"}, describe}); d != 1500*time.Millisecond {
+		t.Errorf("Schedule of two operations: got %v, want 1.5s", d)
+	}
+}
+
+// TestWaitKeepsToTheRate: over any stretch of time, no more calls go than
+// one second's burst plus the rate.
+func TestWaitKeepsToTheRate(t *testing.T) {
+	c := clocktesting.NewFakeClock(time.Unix(0, 0))
+	b := New(Quotas{}, WithClock(c))
+	ctx := context.Background()
+	taken := 0
+	for taken < 4 {
+		if err := b.Wait(ctx, "111", "us-east-1", describe); err != nil {
+			t.Fatal(err)
+		}
+		taken++
+	}
+	done := make(chan struct{})
+	go func() {
+		_ = b.Wait(ctx, "111", "us-east-1", describe)
+		close(done)
+	}()
+	select {
+	case <-done:
+		t.Fatal("a fifth call within the first instant went: the budget is 4 per second with a burst of 4")
+	case <-time.After(50 * time.Millisecond):
+	}
+	waitForWaiters(t, c)
+	c.Step(250 * time.Millisecond)
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+		t.Fatal("the fifth call did not go once a token refilled")
+	}
+}
+
+// TestWritesGoFirst: while a write waits for a token, a periodic read
+// does not take it.
+func TestWritesGoFirst(t *testing.T) {
+	c := clocktesting.NewFakeClock(time.Unix(0, 0))
+	b := New(Quotas{Of: map[string]float64{"Firehose:*": 1}, Share: 1}, WithClock(c))
+	ctx := context.Background()
+	// Both the write and the read use one bucket only when they are the
+	// same operation: a write-classed read stands in for it (Urgent).
+	if err := b.Wait(ctx, "111", "us-east-1", describe); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var order []string
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		_ = b.Wait(Urgent(ctx), "111", "us-east-1", describe)
+		mu.Lock()
+		order = append(order, "urgent")
+		mu.Unlock()
+	}()
+	waitForWaiters(t, c)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		_ = b.Wait(ctx, "111", "us-east-1", describe)
+		mu.Lock()
+		order = append(order, "look")
+		mu.Unlock()
+	}()
+	for c.Waiters() < 2 {
+		time.Sleep(time.Millisecond)
+	}
+	for range 4 {
+		c.Step(time.Second)
+		time.Sleep(20 * time.Millisecond)
+	}
+	wg.Wait()
+	if diff := cmp.Diff([]string{"urgent", "look"}, order); diff != "" {
+		t.Errorf("order of calls: -want, +got:\n%s", diff)
+	}
+}
+
+// TestUrgentCallsPushLooksOn: each urgent call moves the next look slot on
+// by one call's time, so looks make room for it.
+func TestUrgentCallsPushLooksOn(t *testing.T) {
+	c := clocktesting.NewFakeClock(time.Unix(0, 0))
+	b := New(Quotas{}, WithClock(c))
+	for range 2 {
+		if err := b.Wait(Urgent(context.Background()), "111", "us-east-1", describe); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := b.Schedule("111", "us-east-1", []Operation{describe}); d != 500*time.Millisecond {
+		t.Errorf("Schedule after two urgent calls: got %v, want 500ms", d)
+	}
+}
+
+func TestWaitEndsWithContext(t *testing.T) {
+	c := clocktesting.NewFakeClock(time.Unix(0, 0))
+	b := New(Quotas{Of: map[string]float64{"Firehose:*": 1}, Share: 1}, WithClock(c))
+	if err := b.Wait(context.Background(), "111", "us-east-1", create); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := b.Wait(ctx, "111", "us-east-1", create); err == nil {
+		t.Error("Wait with an ended context and no token: got no error")
+	}
+}
+
+func waitForWaiters(t *testing.T, c *clocktesting.FakeClock) {
+	t.Helper()
+	deadline := time.Now().Add(time.Second)
+	for !c.HasWaiters() {
+		if time.Now().After(deadline) {
+			t.Fatal("no call waits for a token")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}

@@ -1,0 +1,174 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package setup
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	clocktesting "k8s.io/utils/clock/testing"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
+)
+
+var describe = budget.Operation{Service: "Firehose", Name: "DescribeDeliveryStream"}
+
+// recorder is the reconciler behind the gate: it records whether it ran and
+// whether its calls were marked urgent.
+type recorder struct{ runs, urgent int }
+
+func (r *recorder) Reconcile(ctx context.Context, _ reconcile.Request) (reconcile.Result, error) {
+	r.runs++
+	if budget.IsUrgent(ctx) {
+		r.urgent++
+	}
+	return reconcile.Result{}, nil
+}
+
+func stream(settled bool, generation int64) *v1alpha1.DeliveryStream {
+	mg := &v1alpha1.DeliveryStream{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "s", Generation: generation}}
+	if settled {
+		mg.SetConditions(xpv2.Available(), xpv2.ReconcileSuccess().WithObservedGeneration(1))
+	}
+	return mg
+}
+
+func gate(t *testing.T, c *clocktesting.FakeClock, b *budget.Budgets, inner reconcile.Reconciler, objs ...client.Object) *lookGate[*v1alpha1.DeliveryStream] {
+	t.Helper()
+	s := runtime.NewScheme()
+	if err := v1alpha1.SchemeBuilder.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	return &lookGate[*v1alpha1.DeliveryStream]{
+		inner: inner, kind: "DeliveryStream", object: &v1alpha1.DeliveryStream{},
+		kube: fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).Build(),
+		where: func(context.Context, *v1alpha1.DeliveryStream) (string, string, error) {
+			return "111122223333", "us-east-1", nil
+		},
+		looks:   func(*v1alpha1.DeliveryStream) []budget.Operation { return []budget.Operation{describe} },
+		budgets: b, log: logging.NewNopLogger(), clock: c, slots: map[types.NamespacedName]time.Time{},
+	}
+}
+
+var req = reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "ns", Name: "s"}}
+
+// spend reserves the budget's look slots for the next d.
+func spend(b *budget.Budgets, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	for wait := time.Duration(0); wait < d; {
+		wait = b.Schedule("111122223333", "us-east-1", []budget.Operation{describe})
+	}
+}
+
+func TestLookGate(t *testing.T) {
+	type want struct {
+		runs, urgent int
+		requeue      time.Duration
+	}
+	cases := map[string]struct {
+		reason string
+		obj    *v1alpha1.DeliveryStream
+		spent  time.Duration
+		want   want
+	}{
+		"LookWithinBudgetGoesNow": {
+			reason: "A settled resource's look whose slot is now runs at once.",
+			obj:    stream(true, 1),
+			want:   want{runs: 1},
+		},
+		"LookOverBudgetIsRequeuedForItsSlot": {
+			reason: "A settled resource's look whose slot is 10 s away is requeued for then, without running.",
+			obj:    stream(true, 1),
+			spent:  10 * time.Second,
+			want:   want{requeue: 10 * time.Second},
+		},
+		"ChangedSpecGoesNow": {
+			reason: "A spec change (generation 2, Synced at 1) runs at once whatever the budget, its calls urgent.",
+			obj:    stream(true, 2),
+			spent:  10 * time.Second,
+			want:   want{runs: 1, urgent: 1},
+		},
+		"NotReadyGoesNow": {
+			reason: "A resource not yet Ready runs at once whatever the budget, its calls urgent.",
+			obj:    stream(false, 1),
+			spent:  10 * time.Second,
+			want:   want{runs: 1, urgent: 1},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			c := clocktesting.NewFakeClock(time.Unix(0, 0))
+			b := budget.New(budget.Quotas{}, budget.WithClock(c))
+			spend(b, tc.spent)
+			r := &recorder{}
+			g := gate(t, c, b, r, tc.obj)
+			res, err := g.Reconcile(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := want{runs: r.runs, urgent: r.urgent, requeue: res.RequeueAfter.Round(time.Second)}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+// TestLookGateSlot: a deferred look runs when its slot comes, without
+// taking another; woken early by nothing to act on, it keeps its slot.
+func TestLookGateSlot(t *testing.T) {
+	c := clocktesting.NewFakeClock(time.Unix(0, 0))
+	b := budget.New(budget.Quotas{}, budget.WithClock(c))
+	spend(b, 10*time.Second)
+	r := &recorder{}
+	g := gate(t, c, b, r, stream(true, 1))
+	ctx := context.Background()
+
+	first, _ := g.Reconcile(ctx, req)
+	c.Step(4 * time.Second)
+	early, _ := g.Reconcile(ctx, req)
+	if r.runs != 0 {
+		t.Fatalf("a look woken before its slot ran")
+	}
+	if diff := cmp.Diff(first.RequeueAfter-4*time.Second, early.RequeueAfter); diff != "" {
+		t.Errorf("a look woken early: its slot moved: -want, +got:\n%s", diff)
+	}
+	c.Step(early.RequeueAfter)
+	if _, err := g.Reconcile(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	if r.runs != 1 {
+		t.Errorf("the look at its slot: runs %d, want 1", r.runs)
+	}
+	// The slot is used up: the next look takes a new one.
+	if next := b.Schedule("111122223333", "us-east-1", []budget.Operation{describe}); next < 250*time.Millisecond {
+		t.Errorf("after the deferred look, the budget still has a free slot now (%v): the deferred look took none", next)
+	}
+}
