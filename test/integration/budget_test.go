@@ -54,7 +54,9 @@ func TestSpentBudgetStretchesItsOwnKind(t *testing.T) {
 		wait = s.budgets.Schedule(account, region, []budget.Operation{describe})
 	}
 	spentAt := time.Now()
-	streamLooks := func() int { return s.aws.CallsFor(stream.Spec.ForProvider.DeliveryStreamName)["firehose:DescribeDeliveryStream"] }
+	streamLooks := func() int {
+		return s.aws.CallsFor(stream.Spec.ForProvider.DeliveryStreamName)["firehose:DescribeDeliveryStream"]
+	}
 	subLooks := func() int { return s.aws.CallsFor(meta.GetExternalName(sub))["sns:GetSubscriptionAttributes"] }
 	// A look already past the gate may still land.
 	time.Sleep(time.Second)
