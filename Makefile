@@ -90,7 +90,8 @@ chaos: controlplane
 ## (30ms+40ms latency per call): idle RSS on an empty and on a crowded cluster (300 CRDs of 200 KiB,
 ## 2000 Secrets of 32 KiB), then 200 resources of each kind: peak RSS, time to Ready against the rate
 ## bound, AWS calls and reconciles per resource, steady-state calls and writes, CPU seconds.
-## Set BENCH_PER_KIND, BENCH_CROWD (0 = no crowd), BENCH_CRDS, BENCH_CRD_KIB, BENCH_SECRETS,
+## The emulator enforces AWS's published per-operation rate quotas (BENCH_QUOTAS=0 turns that off).
+## Set BENCH_PER_KIND, BENCH_COUNTS (some kinds' own counts, as DeliveryStream=2000,Subscription=1000), BENCH_QUOTAS, BENCH_CROWD (0 = no crowd), BENCH_CRDS, BENCH_CRD_KIB, BENCH_SECRETS,
 ## BENCH_SECRET_KIB, BENCH_LATENCY, BENCH_IDLE, BENCH_STEADY_POLLS, BENCH_KINDS (a subset, as Subscription,DeliveryStream).
 BENCH_PER_KIND     ?= 200
 BENCH_CROWD        ?= 1
@@ -101,10 +102,12 @@ BENCH_SECRET_KIB   ?= 32
 BENCH_LATENCY      ?= 30ms+40ms
 BENCH_IDLE         ?= 30s
 BENCH_STEADY_POLLS ?= 2
+BENCH_QUOTAS       ?= 1
 bench: controlplane
 	BENCH_PER_KIND=$(BENCH_PER_KIND) BENCH_CROWD=$(BENCH_CROWD) BENCH_CRDS=$(BENCH_CRDS) BENCH_CRD_KIB=$(BENCH_CRD_KIB) \
 	BENCH_SECRETS=$(BENCH_SECRETS) BENCH_SECRET_KIB=$(BENCH_SECRET_KIB) BENCH_LATENCY=$(BENCH_LATENCY) \
 	BENCH_IDLE=$(BENCH_IDLE) BENCH_STEADY_POLLS=$(BENCH_STEADY_POLLS) BENCH_KINDS=$(BENCH_KINDS) \
+	BENCH_COUNTS=$(BENCH_COUNTS) BENCH_QUOTAS=$(BENCH_QUOTAS) \
 		$(GO) test -count=1 -tags integration -run '^$$' -bench BenchmarkScale -benchtime 1x -timeout 60m ./test/integration/scale/
 
 ## lint: golangci-lint (.golangci.yml: vet, staticcheck, gosec, gocritic, revive and more, with the

@@ -106,12 +106,20 @@ func Settled(mg resource.Managed) bool {
 }
 
 // PollInterval is a poll interval hook: resources that wait on AWS are
-// checked again after soon, the others every pollInterval.
+// checked again after as long as they have waited so far, from 1 s up to
+// soon, so that a resource AWS finishes in a second or two is seen Ready
+// then rather than soon after, and one that takes minutes costs no more
+// looks than a fixed soon would, plus a few; the others every pollInterval.
 func PollInterval(soon time.Duration) func(resource.Managed, time.Duration) time.Duration {
 	return func(mg resource.Managed, pollInterval time.Duration) time.Duration {
-		if InProgress(mg) && soon < pollInterval {
-			return soon
+		if !InProgress(mg) || soon >= pollInterval {
+			return pollInterval
 		}
-		return pollInterval
+		waited := time.Since(mg.GetCondition(xpv2.TypeReady).LastTransitionTime.Time)
+		return min(soon, max(FirstLook, waited))
 	}
 }
+
+// FirstLook is how soon a resource that began to wait on AWS is looked at
+// again.
+const FirstLook = time.Second

@@ -51,8 +51,9 @@ import (
 
 // Timing shared by every kind.
 const (
-	// InProgressPoll is how soon a resource that waits on AWS (creating,
-	// updating, deleting, pending confirmation) is checked again.
+	// InProgressPoll is the longest a resource that waits on AWS (creating,
+	// updating, deleting, pending confirmation) goes unchecked; it is
+	// checked sooner while it has waited less (conditions.PollInterval).
 	InProgressPoll = 10 * time.Second
 	// CreationGracePeriod is how long after a create a not-found read is
 	// taken for AWS's eventual consistency rather than a missing resource,

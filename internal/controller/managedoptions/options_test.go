@@ -114,9 +114,11 @@ func TestSecretReaders(t *testing.T) {
 
 func TestPollingHook(t *testing.T) {
 	poll := time.Minute
-	t.Run("WaitingOnAWSIsLookedAtSoon", func(t *testing.T) {
+	t.Run("WaitingOnAWSIsLookedAtSoonWithoutJitter", func(t *testing.T) {
 		mg := &fake.Managed{}
-		mg.SetConditions(xpv2.Creating())
+		creating := xpv2.Creating()
+		creating.LastTransitionTime = metav1.NewTime(time.Now().Add(-time.Minute))
+		mg.SetConditions(creating)
 		if got := (Polling{Jitter: 0.1}).Hook(10*time.Second)(mg, poll); got != 10*time.Second {
 			t.Errorf("got %s, want 10s", got)
 		}

@@ -38,18 +38,21 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 )
 
 // settings are the size of the benchmark, from BENCH_* variables.
 type settings struct {
-	perKind            int           // BENCH_PER_KIND: resources of each of the five kinds
-	crowd              bool          // BENCH_CROWD: 1 crowds the cluster, 0 does not
-	crds, crdKiB       int           // BENCH_CRDS, BENCH_CRD_KIB: unrelated CRDs and their schema size
-	secrets, secretKiB int           // BENCH_SECRETS, BENCH_SECRET_KIB: Helm release Secrets and their size
-	latency, jitter    time.Duration // BENCH_LATENCY: "30ms+40ms" is 30ms per AWS call plus up to 40ms more
-	idle               time.Duration // BENCH_IDLE: how long the provider idles before its RSS is read
-	steadyPolls        int           // BENCH_STEADY_POLLS: poll intervals the steady state is watched for
+	perKind            int            // BENCH_PER_KIND: resources of each of the five kinds
+	counts             map[string]int // BENCH_COUNTS: resources of some kinds, as "DeliveryStream=2000,Subscription=1000"
+	quotas             bool           // BENCH_QUOTAS: 1 (default) makes the emulator enforce AWS's published quotas
+	crowd              bool           // BENCH_CROWD: 1 crowds the cluster, 0 does not
+	crds, crdKiB       int            // BENCH_CRDS, BENCH_CRD_KIB: unrelated CRDs and their schema size
+	secrets, secretKiB int            // BENCH_SECRETS, BENCH_SECRET_KIB: Helm release Secrets and their size
+	latency, jitter    time.Duration  // BENCH_LATENCY: "30ms+40ms" is 30ms per AWS call plus up to 40ms more
+	idle               time.Duration  // BENCH_IDLE: how long the provider idles before its RSS is read
+	steadyPolls        int            // BENCH_STEADY_POLLS: poll intervals the steady state is watched for
 }
 
 func settingsFromEnv(b *testing.B) settings {
@@ -77,6 +80,28 @@ func settingsFromEnv(b *testing.B) settings {
 	}
 	if s.perKind < 1 {
 		b.Fatal("BENCH_PER_KIND must be at least 1")
+	}
+	s.counts = map[string]int{}
+	for _, k := range kinds {
+		s.counts[k] = s.perKind
+	}
+	if v := os.Getenv("BENCH_COUNTS"); v != "" {
+		for _, kv := range strings.Split(v, ",") {
+			k, n, _ := strings.Cut(kv, "=")
+			c, err := strconv.Atoi(n)
+			if _, known := s.counts[k]; !known || err != nil || c < 1 {
+				b.Fatalf("BENCH_COUNTS=%q: want Kind=N,... of the kinds %v", v, kinds)
+			}
+			s.counts[k] = c
+		}
+	}
+	s.quotas = true
+	switch v := os.Getenv("BENCH_QUOTAS"); v {
+	case "", "1", "true":
+	case "0", "false":
+		s.quotas = false
+	default:
+		b.Fatalf("BENCH_QUOTAS=%q: want 1 or 0", v)
 	}
 	switch v := os.Getenv("BENCH_CROWD"); v {
 	case "", "1", "true":
@@ -126,6 +151,11 @@ type figures struct {
 	steadyRan                 float64 // reconciles run in the steady window
 	cpu                       float64
 	metricLines               []string
+	throttledUntilReady       int
+	throttledAfterMinute      int
+	throttledSteady           int
+	achievedPoll              map[string]float64 // mean seconds between two looks, per kind, in the steady window
+	deferredSteady            float64
 }
 
 // last holds the figures of the one run, reported again if the benchmark is
@@ -154,13 +184,16 @@ func run(b *testing.B) *figures {
 	}
 	s := settingsFromEnv(b)
 	f := &figures{s: s}
-	resources := len(kinds) * s.perKind
+	resources := f.resources()
 	ctx := context.Background()
 	kube := env.ControlPlane.Client
 
 	em := emulator.New(emulator.Options{Seed: 1, CreateDelay: 2 * time.Second, UpdateDelay: 2 * time.Second, DeleteDelay: 2 * time.Second})
 	if s.latency > 0 || s.jitter > 0 {
 		em.SetFaults(map[string]emulator.Fault{"*": {Latency: s.latency, LatencyJitter: s.jitter}})
+	}
+	if s.quotas {
+		em.SetQuotas(emulator.PublishedQuotas)
 	}
 	srv := httptest.NewServer(em)
 	defer srv.Close()
@@ -269,12 +302,12 @@ func run(b *testing.B) *figures {
 	baseRan := metricSum(base, "provider_aws_services_reconciles_total{")
 	objects := make([]func() error, 0, resources)
 	for _, kind := range kinds {
-		for i := range s.perKind {
+		for i := range s.counts[kind] {
 			mg := object(kind, ns, i, topicARN)
 			objects = append(objects, func() error { return kube.Create(ctx, mg) })
 		}
 	}
-	needed, _ := reconcilesNeeded(s.perKind)
+	needed, _ := reconcilesNeeded(s.counts)
 	f.bound = time.Duration(float64(needed) / maxReconcileRate * float64(time.Second))
 	wc, err := client.NewWithWatch(env.ControlPlane.Config, client.Options{Scheme: env.ControlPlane.Scheme})
 	if err != nil {
@@ -289,6 +322,16 @@ func run(b *testing.B) *figures {
 	defer smp.finish() // stops it on failures; the figures read it below
 	em.ResetCalls()
 	firstCreate := time.Now()
+	// Throttled answers after the first minute: counted from a snapshot
+	// taken then, and across the reset of the counts at the steady state.
+	var throttledMu sync.Mutex
+	throttledAtMinute := -1
+	minute := time.AfterFunc(time.Minute, func() {
+		throttledMu.Lock()
+		defer throttledMu.Unlock()
+		throttledAtMinute = throttled(em.Outcomes())
+	})
+	defer minute.Stop()
 	if err := parallel(len(objects), 8, func(i int) error { return objects[i]() }); err != nil {
 		b.Fatal(err)
 	}
@@ -334,6 +377,14 @@ func run(b *testing.B) *figures {
 	f.metricLines = providerMetricLines(text)
 
 	// 5. The steady state: BENCH_STEADY_POLLS poll intervals, and some.
+	throttledMu.Lock()
+	untilReady := throttled(em.Outcomes())
+	f.throttledUntilReady = untilReady
+	if throttledAtMinute >= 0 {
+		f.throttledAfterMinute = untilReady - throttledAtMinute
+	}
+	throttledMu.Unlock()
+	steadyStart := text
 	em.ResetCalls()
 	steadyBase := metricSum(text, "provider_aws_services_reconciles_total{")
 	f.steadyWindow = time.Duration(s.steadyPolls)*pollInterval + 10*time.Second
@@ -345,8 +396,12 @@ func run(b *testing.B) *figures {
 		time.Sleep(min(time.Second, time.Until(steadyEnd)))
 	}
 	calls := em.Calls()
+	f.throttledSteady = throttled(em.Outcomes())
+	f.throttledAfterMinute += f.throttledSteady
 	if after, err := p.scrape(); err == nil {
 		f.steadyRan = metricSum(after, "provider_aws_services_reconciles_total{") - steadyBase
+		f.achievedPoll = achievedPoll(steadyStart, after)
+		f.deferredSteady = metricSum(after, "provider_aws_services_deferred_looks_total{") - metricSum(steadyStart, "provider_aws_services_deferred_looks_total{")
 	}
 	f.steadyWriteOps = map[string]int{}
 	for op, n := range calls {
@@ -411,20 +466,26 @@ func (s *sampler) finish() (float64, error) {
 	return s.max, s.err
 }
 
-func (f *figures) resources() int { return len(kinds) * f.s.perKind }
+func (f *figures) resources() int {
+	n := 0
+	for _, k := range kinds {
+		n += f.s.counts[k]
+	}
+	return n
+}
 
 // reconcilesNeeded is how many reconciles the resources need at least: three
 // for a kind AWS creates asynchronously (create, see it creating, see it
 // ready), two for a Subscription (create, see it).
-func reconcilesNeeded(perKind int) (int, string) {
+func reconcilesNeeded(counts map[string]int) (int, string) {
 	n, terms := 0, []string{}
 	for _, k := range kinds {
 		r := 3
 		if k == "Subscription" {
 			r = 2
 		}
-		n += perKind * r
-		terms = append(terms, fmt.Sprintf("%d×%d", perKind, r))
+		n += counts[k] * r
+		terms = append(terms, fmt.Sprintf("%d×%d", counts[k], r))
 	}
 	return n, strings.Join(terms, " + ")
 }
@@ -479,7 +540,12 @@ func (f *figures) print() {
 	s := f.s
 	var w strings.Builder
 	fmt.Fprintf(&w, "\n| figure | result |\n|---|---|\n")
-	fmt.Fprintf(&w, "| resources (per kind) | %d (%d) |\n", f.resources(), s.perKind)
+	fmt.Fprintf(&w, "| resources | %d (%s) |\n", f.resources(), countsText(s.counts))
+	if s.quotas {
+		fmt.Fprintf(&w, "| AWS quotas | enforced by the emulator: AWS's published per-operation rates |\n")
+	} else {
+		fmt.Fprintf(&w, "| AWS quotas | not enforced (BENCH_QUOTAS=0) |\n")
+	}
 	fmt.Fprintf(&w, "| provider flags | --poll=%s --max-reconcile-rate=%d |\n", pollInterval, maxReconcileRate)
 	fmt.Fprintf(&w, "| AWS latency per call | %s + up to %s |\n", s.latency, s.jitter)
 	if s.crowd {
@@ -496,7 +562,7 @@ func (f *figures) print() {
 	}
 	fmt.Fprintf(&w, "| peak RSS under load (sampled every 250ms / VmHWM) | %.1f / %.1f MiB |\n", f.peakSampled, f.peakHWM)
 	fmt.Fprintf(&w, "| time to all Ready and Synced (creates took) | %s (%s) |\n", f.readyTime.Round(100*time.Millisecond), f.createTime.Round(100*time.Millisecond))
-	_, terms := reconcilesNeeded(s.perKind)
+	_, terms := reconcilesNeeded(s.counts)
 	fmt.Fprintf(&w, "| rate bound: (%s) reconciles / %d per s | %s |\n", terms, maxReconcileRate, f.bound.Round(100*time.Millisecond))
 	fmt.Fprintf(&w, "| time to Ready / rate bound | %.2f |\n", f.readyTime.Seconds()/f.bound.Seconds())
 	fmt.Fprintf(&w, "| AWS calls per resource until Ready | %.2f (%d) |\n", float64(f.callsUntilReadyTotal())/float64(f.resources()), f.callsUntilReadyTotal())
@@ -509,7 +575,17 @@ func (f *figures) print() {
 	}
 	fmt.Fprintf(&w, "| steady writes (want 0) | %d%s |\n", f.steadyWrites, opsText(f.steadyWriteOps))
 	for _, kind := range kinds {
-		fmt.Fprintf(&w, "| writes to a %s from create to Ready (watch events) | %.2f |\n", kind, float64(f.writesUntilReady[kind])/float64(s.perKind))
+		fmt.Fprintf(&w, "| writes to a %s from create to Ready (watch events) | %.2f |\n", kind, float64(f.writesUntilReady[kind])/float64(s.counts[kind]))
+	}
+	fmt.Fprintf(&w, "| throttled answers: until Ready / after the first minute (want 0) / in the steady window | %d / %d / %d |\n", f.throttledUntilReady, f.throttledAfterMinute, f.throttledSteady)
+	fmt.Fprintf(&w, "| looks deferred for their budgets in the steady window | %.0f |\n", f.deferredSteady)
+	expected := expectedPoll(s.counts)
+	for _, kind := range kinds {
+		got := "-"
+		if v, ok := f.achievedPoll[kind]; ok {
+			got = fmt.Sprintf("%.0f s", v)
+		}
+		fmt.Fprintf(&w, "| achieved poll of a %s, steady window (expected) | %s (%.0f s) |\n", kind, got, expected[kind].Seconds())
 	}
 	fmt.Fprintf(&w, "| CPU seconds of the provider's run (crowded idle, load, steady) | %.1f |\n", f.cpu)
 
@@ -523,7 +599,7 @@ func (f *figures) print() {
 		svc, _, _ := strings.Cut(op, ":")
 		per := "-"
 		if _, ok := service[svc]; ok {
-			per = fmt.Sprintf("%.2f", float64(f.callsUntilReady[op])/float64(s.perKind))
+			per = fmt.Sprintf("%.2f", float64(f.callsUntilReady[op])/float64(s.counts[service[svc]]))
 		}
 		fmt.Fprintf(&w, "| %s | %d | %s |\n", op, f.callsUntilReady[op], per)
 	}
@@ -572,4 +648,85 @@ func metricSum(text, prefix string) float64 {
 		}
 	}
 	return sum
+}
+
+// throttled sums the throttled answers of every operation.
+func throttled(outcomes map[string]map[string]int) int {
+	n := 0
+	for _, m := range outcomes {
+		n += m[emulator.OutcomeThrottled]
+	}
+	return n
+}
+
+// countsText lists the resources per kind.
+func countsText(counts map[string]int) string {
+	parts := make([]string, 0, len(kinds))
+	for _, k := range kinds {
+		parts = append(parts, fmt.Sprintf("%d %s", counts[k], k))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// achievedPoll is the mean time between two looks at a resource, per kind,
+// between two scrapes: provider_aws_services_poll_interval_seconds' sum
+// over its count.
+func achievedPoll(before, after string) map[string]float64 {
+	out := map[string]float64{}
+	for _, k := range kinds {
+		label := fmt.Sprintf("{kind=%q}", k)
+		sum := metricSum(after, "provider_aws_services_poll_interval_seconds_sum"+label) - metricSum(before, "provider_aws_services_poll_interval_seconds_sum"+label)
+		count := metricSum(after, "provider_aws_services_poll_interval_seconds_count"+label) - metricSum(before, "provider_aws_services_poll_interval_seconds_count"+label)
+		if count > 0 {
+			out[k] = sum / count
+		}
+	}
+	return out
+}
+
+// looks are the operations a periodic look at each kind calls, as the
+// provider's controllers name them.
+var looks = map[string]budget.Operation{
+	"DeliveryStream":           {Service: "Firehose", Name: "DescribeDeliveryStream"},
+	"Subscription":             {Service: "SNS", Name: "GetSubscriptionAttributes"},
+	"Endpoint":                 {Service: "EventBridge", Name: "DescribeEndpoint"},
+	"EndpointConfig":           {Service: "SageMaker", Name: "DescribeEndpointConfig"},
+	"APIKeyCredentialProvider": {Service: "Bedrock AgentCore Control", Name: "GetApiKeyCredentialProvider"},
+}
+
+// expectedPoll is the poll interval each kind can have with the provider's
+// defaults: --poll, stretched to what its look's budget allows (n / rate),
+// and all of them stretched alike, past that, until their looks fit
+// --max-reconcile-rate.
+func expectedPoll(counts map[string]int) map[string]time.Duration {
+	defaults := budget.Quotas{Share: budget.DefaultShare}
+	base := map[string]float64{}
+	for _, k := range kinds {
+		base[k] = max(pollInterval.Seconds(), float64(counts[k])/defaults.Rate(looks[k]))
+	}
+	rate := func(floor float64) float64 {
+		r := 0.0
+		for _, k := range kinds {
+			r += float64(counts[k]) / max(base[k], floor)
+		}
+		return r
+	}
+	floor := 0.0
+	if rate(0) > maxReconcileRate {
+		lo, hi := 0.0, float64(len(kinds))*1e6
+		for range 100 {
+			mid := (lo + hi) / 2
+			if rate(mid) > maxReconcileRate {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		floor = hi
+	}
+	out := map[string]time.Duration{}
+	for _, k := range kinds {
+		out[k] = time.Duration(max(base[k], floor) * float64(time.Second))
+	}
+	return out
 }

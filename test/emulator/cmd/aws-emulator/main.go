@@ -114,6 +114,7 @@ func main() {
 		updateDelay   = flag.Duration("update-delay", 2*time.Second, "how long resources stay UPDATING (and encryption DISABLING)")
 		deleteDelay   = flag.Duration("delete-delay", 2*time.Second, "how long resources stay DELETING")
 		seed          = flag.Uint64("seed", 0, "seed of the random faults (rates, jitter); 0 picks one from the time and logs it")
+		quotas        = flag.Bool("quotas", false, "enforce AWS's published per-operation rate quotas per region, answering a call over its quota with the service's throttling error")
 		throttle      = pairs{}
 		serverError   = pairs{}
 		throttleRate  = rates{}
@@ -173,6 +174,12 @@ func main() {
 		log.Fatal(err)
 	}
 	e.SetFaults(faults)
+	if *quotas {
+		e.SetQuotas(emulator.PublishedQuotas)
+		for _, op := range slices.Sorted(maps.Keys(emulator.PublishedQuotas)) {
+			log.Printf("quota %s: %v calls per second", op, emulator.PublishedQuotas[op])
+		}
+	}
 	for _, scope := range slices.Sorted(maps.Keys(faults)) {
 		log.Printf("fault %s: %+v", scope, faults[scope])
 	}

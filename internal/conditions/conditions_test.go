@@ -1,0 +1,101 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package conditions
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
+)
+
+func TestPollInterval(t *testing.T) {
+	hook := PollInterval(10 * time.Second)
+	cases := map[string]struct {
+		reason string
+		ready  xpv2.Condition
+		since  time.Duration
+		want   time.Duration
+	}{
+		"JustCreating": {
+			reason: "A resource that began creating a moment ago is looked at after a second.",
+			ready:  xpv2.Creating(), since: 200 * time.Millisecond, want: time.Second,
+		},
+		"CreatingForFourSeconds": {
+			reason: "A resource creating for 4 s is looked at again after as long.",
+			ready:  xpv2.Creating(), since: 4 * time.Second, want: 4 * time.Second,
+		},
+		"CreatingForMinutes": {
+			reason: "A resource creating for minutes is looked at every 10 s.",
+			ready:  xpv2.Creating(), since: 3 * time.Minute, want: 10 * time.Second,
+		},
+		"Updating": {
+			reason: "Updating waits as creating does.",
+			ready:  Updating(), since: 2 * time.Second, want: 2 * time.Second,
+		},
+		"Available": {
+			reason: "A Ready resource is polled every poll interval.",
+			ready:  xpv2.Available(), since: 2 * time.Second, want: time.Minute,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			mg := &v1alpha1.DeliveryStream{}
+			c := tc.ready
+			c.LastTransitionTime = metav1.NewTime(time.Now().Add(-tc.since))
+			mg.SetConditions(c)
+			got := hook(mg, time.Minute).Round(100 * time.Millisecond)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestSettled(t *testing.T) {
+	ready := func(generation, observed int64) *v1alpha1.DeliveryStream {
+		mg := &v1alpha1.DeliveryStream{ObjectMeta: metav1.ObjectMeta{Generation: generation}}
+		mg.SetConditions(xpv2.Available(), xpv2.ReconcileSuccess().WithObservedGeneration(observed))
+		return mg
+	}
+	deleting := ready(1, 1)
+	now := metav1.Now()
+	deleting.SetDeletionTimestamp(&now)
+	creating := &v1alpha1.DeliveryStream{}
+	creating.SetConditions(xpv2.Creating(), xpv2.ReconcileSuccess())
+	failing := ready(1, 1)
+	failing.SetConditions(xpv2.ReconcileError(errors.New("throttled")))
+	for name, tc := range map[string]struct {
+		mg   *v1alpha1.DeliveryStream
+		want bool
+	}{
+		"ReadyAndSynced": {mg: ready(3, 3), want: true},
+		"SpecChanged":    {mg: ready(4, 3), want: false},
+		"Deleting":       {mg: deleting, want: false},
+		"Creating":       {mg: creating, want: false},
+		"Failing":        {mg: failing, want: false},
+	} {
+		if got := Settled(tc.mg); got != tc.want {
+			t.Errorf("%s: Settled() = %v, want %v", name, got, tc.want)
+		}
+	}
+}
