@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	corev1 "k8s.io/api/core/v1"
@@ -293,4 +294,54 @@ func TestNoSecretReadsInSteadyState(t *testing.T) {
 	}
 	remove(t, stream)
 	remove(t, key)
+}
+
+// TestReadyAtCreate: the kinds whose create AWS answers with a usable
+// resource (SageMaker's endpoint configuration, AgentCore's credential
+// provider) are Ready from that answer: the only look at AWS until Ready is
+// the one before the create, which found nothing. A poll interval of 20 s
+// keeps the first periodic look out of the count.
+func TestReadyAtCreate(t *testing.T) {
+	s := provider(t)
+	ns := namespace(t)
+	name := "ready-" + ns[len(ns)-5:]
+	poll := map[string]string{meta.AnnotationKeyPollInterval: "20s"}
+
+	model(t, s, name)
+	config := newEndpointConfig(ns, name, name)
+	config.SetAnnotations(poll)
+	create(t, secretWith(ns, "search-key", "apiKey", firstKey))
+	provider := newAPIKeyProvider(ns, name)
+	provider.SetAnnotations(poll)
+	create(t, config)
+	create(t, provider)
+	eventually(t, 15*time.Second, "EndpointConfig Ready", func() error { return isReady(t, config) })
+	eventually(t, 15*time.Second, "APIKeyCredentialProvider Ready", func() error { return isReady(t, provider) })
+
+	for kind, c := range map[string]struct {
+		create, look string
+		arn          string
+	}{
+		"EndpointConfig": {
+			create: "sagemaker:CreateEndpointConfig", look: "sagemaker:DescribeEndpointConfig",
+			arn: aws.ToString(config.Status.AtProvider.ACKResourceMetadata.ARN),
+		},
+		"APIKeyCredentialProvider": {
+			create: "bedrock-agentcore:CreateApiKeyCredentialProvider", look: "bedrock-agentcore:GetApiKeyCredentialProvider",
+			arn: aws.ToString(provider.Status.AtProvider.ACKResourceMetadata.ARN),
+		},
+	} {
+		calls := s.aws.CallsFor(name)
+		if calls[c.create] != 1 || calls[c.look] != 1 {
+			t.Errorf("%s: %d creates and %d looks until Ready, want 1 and 1 (the look before the create): %v", kind, calls[c.create], calls[c.look], calls)
+		}
+		if !strings.HasSuffix(c.arn, "/"+name) {
+			t.Errorf("%s: status.atProvider.ackResourceMetadata.arn %q, want the ARN the create answered", kind, c.arn)
+		}
+	}
+	if provider.Status.AtProvider.APIKeySecretARN == nil {
+		t.Errorf("APIKeyCredentialProvider: status.atProvider.apiKeySecretARN is empty, want the secret the create answered")
+	}
+	remove(t, config)
+	remove(t, provider)
 }

@@ -71,6 +71,16 @@ func Observation(out *bedrockagentcorecontrol.GetApiKeyCredentialProviderOutput)
 	return o
 }
 
+// CreatedObservation is the observed state a create's answer shows: the
+// same as Observation's of the credential provider it created.
+func CreatedObservation(out *bedrockagentcorecontrol.CreateApiKeyCredentialProviderOutput) v1alpha1.APIKeyCredentialProviderObservation {
+	o := v1alpha1.APIKeyCredentialProviderObservation{}
+	if out.ApiKeySecretArn != nil {
+		o.APIKeySecretARN = &v1alpha1.APIKeySecretARN{SecretARN: out.ApiKeySecretArn.SecretArn}
+	}
+	return o
+}
+
 // ConnectionDetails are the credential provider's and its secret's ARNs.
 func ConnectionDetails(out *bedrockagentcorecontrol.GetApiKeyCredentialProviderOutput) map[string][]byte {
 	cd := map[string][]byte{}

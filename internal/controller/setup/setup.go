@@ -30,6 +30,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/statemetrics"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
@@ -90,6 +91,11 @@ type Kind[MR resource.ModernManaged] struct {
 	// Looks are the AWS operations a periodic look at a settled resource
 	// calls, whose budgets time it.
 	Looks func(MR) []budget.Operation
+	// ReadyAtCreate says that AWS's answer to a create shows the resource
+	// usable, and that Create sets from it all of status.atProvider that
+	// Observe would: the object is then Ready at the look after the
+	// create without a call to AWS.
+	ReadyAtCreate bool
 }
 
 // Shared is what the controllers of every kind share.
@@ -122,9 +128,13 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, shar
 		return err
 	}
 	creating := &toCreate{}
+	var usable *usableAtCreate
+	if k.ReadyAtCreate {
+		usable = newUsableAtCreate()
+	}
 	connector := connect.New(kube, sessions, k.Region, func(_ MR, s *awsconfig.Session) managed.TypedExternalClient[MR] {
 		c := ownership.Wrap(k.External(kube, s), owners, kube, s.AccountID, s.Region)
-		return &observed[MR]{TypedExternalClient: c, observations: observations, creating: creating}
+		return &observed[MR]{TypedExternalClient: c, observations: observations, creating: creating, usable: usable}
 	})
 	if m := o.MetricOptions; m != nil && m.MRStateMetrics != nil && k.List != nil {
 		if err := mgr.Add(statemetrics.NewMRStateRecorder(kube, o.Logger, m.MRStateMetrics, k.List, m.PollStateMetricInterval)); err != nil {
@@ -187,14 +197,32 @@ func (k Kind[MR]) ownership(o controller.Options) *ownership.Kind[MR] {
 }
 
 // observed records every observation of a resource in AWS, for the achieved
-// poll interval.
+// poll interval, and, for the kinds Ready at create, takes the look after a
+// create from the create's answer.
 type observed[MR resource.Managed] struct {
 	managed.TypedExternalClient[MR]
 	observations *metrics.Observations
 	creating     *toCreate
+	usable       *usableAtCreate // nil unless the kind is Ready at create
+}
+
+func (o *observed[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreation, error) {
+	c, err := o.TypedExternalClient.Create(ctx, mg)
+	if err == nil && o.usable != nil {
+		o.usable.remember(mg, c.ConnectionDetails)
+	}
+	return c, err
 }
 
 func (o *observed[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObservation, error) {
+	if o.usable != nil {
+		if details, ok := o.usable.take(mg); ok {
+			mg.SetConditions(xpv2.Available())
+			obs := managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ConnectionDetails: details}
+			o.creating.observed(mg, obs, nil)
+			return obs, nil
+		}
+	}
 	o.observations.Observed(mg.GetUID())
 	obs, err := o.TypedExternalClient.Observe(ctx, mg)
 	o.creating.observed(mg, obs, err)

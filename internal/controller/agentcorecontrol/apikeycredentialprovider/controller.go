@@ -85,9 +85,10 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Metadata: func(mg *v1alpha1.APIKeyCredentialProvider) *common.ResourceMetadata {
 			return metadata.Plain(mg.Status.AtProvider.ACKResourceMetadata)
 		},
-		NameField: "spec.forProvider.name",
-		Name:      func(mg *v1alpha1.APIKeyCredentialProvider) string { return mg.Spec.ForProvider.Name },
-		Noun:      "API-key credential provider",
+		NameField:     "spec.forProvider.name",
+		Name:          func(mg *v1alpha1.APIKeyCredentialProvider) string { return mg.Spec.ForProvider.Name },
+		Noun:          "API-key credential provider",
+		ReadyAtCreate: true,
 		Looks: func(mg *v1alpha1.APIKeyCredentialProvider) []budget.Operation {
 			return budget.Look(bedrockagentcorecontrol.ServiceID, "GetApiKeyCredentialProvider", "ListTagsForResource", tags.Listed(mg, mg.Spec.ForProvider.Tags))
 		},
@@ -174,6 +175,10 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 	if out.ApiKeySecretArn != nil {
 		cd[ac.ConnectionSecretARN] = []byte(aws.ToString(out.ApiKeySecretArn.SecretArn))
 	}
+	// What the look after the create shows: the credential provider is
+	// usable as soon as it exists.
+	mg.Status.AtProvider = ac.CreatedObservation(out)
+	mg.Status.AtProvider.ACKResourceMetadata = metadata.WithPartition(e.session, aws.ToString(out.CredentialProviderArn))
 	maps.Copy(record, tags.Record(mg, mg.Spec.ForProvider.Tags))
 	persist.AtCreate(mg, record)
 	return managed.ExternalCreation{ConnectionDetails: cd}, nil

@@ -68,9 +68,10 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Metadata: func(mg *v1alpha1.EndpointConfig) *common.ResourceMetadata {
 			return mg.Status.AtProvider.ACKResourceMetadata
 		},
-		NameField: "spec.forProvider.endpointConfigName",
-		Name:      func(mg *v1alpha1.EndpointConfig) string { return mg.Spec.ForProvider.EndpointConfigName },
-		Noun:      "endpoint configuration",
+		NameField:     "spec.forProvider.endpointConfigName",
+		Name:          func(mg *v1alpha1.EndpointConfig) string { return mg.Spec.ForProvider.EndpointConfigName },
+		Noun:          "endpoint configuration",
+		ReadyAtCreate: true,
 		Looks: func(mg *v1alpha1.EndpointConfig) []budget.Operation {
 			return budget.Look(sagemaker.ServiceID, "DescribeEndpointConfig", "ListTags", tags.Listed(mg, tags.FromList(mg.Spec.ForProvider.Tags)))
 		},
@@ -123,9 +124,13 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.EndpointConfig) (man
 		return managed.ExternalCreation{}, err
 	}
 	owner := ownership.OwnerTags(v1alpha1.EndpointConfigGroupVersionKind.GroupKind(), mg)
-	if _, err := e.client.CreateEndpointConfig(ctx, sm.CreateInput(&mg.Spec.ForProvider, owner)); err != nil {
+	out, err := e.client.CreateEndpointConfig(ctx, sm.CreateInput(&mg.Spec.ForProvider, owner))
+	if err != nil {
 		return managed.ExternalCreation{}, awserrors.Wrap(err, errCreate)
 	}
+	// What the look after the create shows: the configuration is usable
+	// as soon as it exists, and its ARN is all Observe reports.
+	mg.Status.AtProvider.ACKResourceMetadata = metadata.For(e.session, aws.ToString(out.EndpointConfigArn))
 	persist.AtCreate(mg, tags.Record(mg, tags.FromList(mg.Spec.ForProvider.Tags)))
 	return managed.ExternalCreation{}, nil
 }
