@@ -133,7 +133,7 @@ func ParseOverrides(values []string) (map[string]float64, error) {
 
 // Look returns the operations of a look at a resource of service: reads,
 // and listTags too when listed.
-func Look(service string, read, listTags string, listed bool) []Operation {
+func Look(service, read, listTags string, listed bool) []Operation {
 	ops := []Operation{{Service: service, Name: read}}
 	if listed {
 		ops = append(ops, Operation{Service: service, Name: listTags})

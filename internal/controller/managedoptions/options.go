@@ -94,7 +94,7 @@ func (p Polling) Hook(soon time.Duration) func(resource.Managed, time.Duration) 
 func For(mgr ctrl.Manager, name string, o controller.Options, p Polling, own ...managed.ReconcilerOption) []managed.ReconcilerOption {
 	opts := []managed.ReconcilerOption{
 		managed.WithLogger(o.Logger.WithValues("controller", name)),
-		managed.WithRecorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name))), //nolint:staticcheck // crossplane-runtime's event.NewAPIRecorder takes the old events API's recorder
+		managed.WithRecorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name))), //nolint:staticcheck,nolintlint // crossplane-runtime's event.NewAPIRecorder takes the old events API's recorder; whether staticcheck flags it varies with the analysis
 		managed.WithPollInterval(o.PollInterval),
 		managed.WithMinPollInterval(p.MinInterval),
 		managed.WithPollIntervalHook(p.Hook(InProgressPoll)),
