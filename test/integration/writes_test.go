@@ -21,7 +21,6 @@ package integration
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -32,10 +31,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/watch"
-	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	agentcorev1alpha1 "github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
@@ -243,34 +239,11 @@ func TestWritesPerCreate(t *testing.T) {
 // its own metrics.
 func secretGets(t *testing.T) int {
 	t.Helper()
-	rc, err := rest.RESTClientFor(restConfigForMetrics())
+	n, err := cp.Requests(context.Background(), "GET", "secrets")
 	if err != nil {
 		t.Fatal(err)
-	}
-	b, err := rc.Get().AbsPath("/metrics").DoRaw(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, line := range strings.Split(string(b), "\n") {
-		if !strings.HasPrefix(line, "apiserver_request_total{") || !strings.Contains(line, `resource="secrets"`) || !strings.Contains(line, `verb="GET"`) {
-			continue
-		}
-		f := strings.Fields(line)
-		v, err := strconv.ParseFloat(f[len(f)-1], 64)
-		if err != nil {
-			t.Fatalf("%q: %v", line, err)
-		}
-		n += int(v)
 	}
 	return n
-}
-
-func restConfigForMetrics() *rest.Config {
-	c := rest.CopyConfig(cp.Config)
-	c.GroupVersion = &schema.GroupVersion{}
-	c.NegotiatedSerializer = serializer.WithoutConversionCodecFactory{CodecFactory: serializer.NewCodecFactory(cp.Scheme)}
-	return c
 }
 
 // TestNoSecretReadsInSteadyState: the kinds that read a key Secret look at
