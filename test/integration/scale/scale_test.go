@@ -95,20 +95,16 @@ func settingsFromEnv(b *testing.B) settings {
 			s.counts[k] = c
 		}
 	}
-	s.quotas = true
-	switch v := os.Getenv("BENCH_QUOTAS"); v {
-	case "", "1", "true":
-	case "0", "false":
-		s.quotas = false
-	default:
-		b.Fatalf("BENCH_QUOTAS=%q: want 1 or 0", v)
-	}
-	switch v := os.Getenv("BENCH_CROWD"); v {
-	case "", "1", "true":
-	case "0", "false":
-		s.crowd = false
-	default:
-		b.Fatalf("BENCH_CROWD=%q: want 1 or 0", v)
+	// On by default; 0 turns them off.
+	for name, dst := range map[string]*bool{"BENCH_QUOTAS": &s.quotas, "BENCH_CROWD": &s.crowd} {
+		switch v := os.Getenv(name); v {
+		case "", "1", "true":
+			*dst = true
+		case "0", "false":
+			*dst = false
+		default:
+			b.Fatalf("%s=%q: want 1 or 0", name, v)
+		}
 	}
 	if v := os.Getenv("BENCH_LATENCY"); v != "" {
 		lat, jit, _ := strings.Cut(v, "+")
