@@ -56,10 +56,16 @@ type lookGate[MR resource.ModernManaged] struct {
 	log     logging.Logger
 	clock   clock.Clock
 
-	mu        sync.Mutex
-	slots     map[types.NamespacedName]time.Time
-	stretched bool
+	mu           sync.Mutex
+	slots        map[types.NamespacedName]time.Time
+	stretched    bool
+	lastDeferred time.Time
 }
+
+// backWithin is how long the looks of a kind must go undeferred before the
+// log says they are back within their budget: a kind near its budget has
+// some looks deferred and some not, and says so once, not at every look.
+const backWithin = 5 * time.Minute
 
 func (g *lookGate[MR]) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	now := g.clock.Now()
@@ -125,12 +131,20 @@ func (g *lookGate[MR]) forget(name types.NamespacedName) {
 	delete(g.slots, name)
 }
 
-// cross logs, once each time it changes, whether the kind's looks wait for
-// their budgets.
-func (g *lookGate[MR]) cross(stretched bool, ops []budget.Operation, wait time.Duration) {
+// cross logs when the kind's looks begin to wait for their budgets, and
+// when none has waited for backWithin.
+func (g *lookGate[MR]) cross(deferred bool, ops []budget.Operation, wait time.Duration) {
+	now := g.clock.Now()
 	g.mu.Lock()
-	changed := g.stretched != stretched
-	g.stretched = stretched
+	var changed bool
+	switch {
+	case deferred:
+		g.lastDeferred = now
+		changed, g.stretched = !g.stretched, true
+	case g.stretched && now.Sub(g.lastDeferred) >= backWithin:
+		changed, g.stretched = true, false
+	}
+	stretched := g.stretched
 	g.mu.Unlock()
 	if !changed {
 		return
@@ -144,5 +158,6 @@ func (g *lookGate[MR]) cross(stretched bool, ops []budget.Operation, wait time.D
 			"kind", g.kind, "operations", strings.Join(names, ","), "wait", wait.Round(time.Second).String())
 		return
 	}
-	g.log.Info("Periodic looks are back within the AWS budget of their operations", "kind", g.kind, "operations", strings.Join(names, ","))
+	g.log.Info("Periodic looks are back within the AWS budget of their operations", "kind", g.kind, "operations", strings.Join(names, ","),
+		"since", backWithin.String())
 }

@@ -172,3 +172,37 @@ func TestLookGateSlot(t *testing.T) {
 		t.Errorf("after the deferred look, the budget still has a free slot now (%v): the deferred look took none", next)
 	}
 }
+
+// recordingLog keeps what was logged.
+type recordingLog struct {
+	logging.Logger
+	said []string
+}
+
+func (l *recordingLog) Info(msg string, _ ...any) { l.said = append(l.said, msg) }
+
+// TestLookGateSaysSoOncePerCrossing: a kind whose looks are deferred on and
+// off says so once, and says it is back only when none was deferred for
+// backWithin.
+func TestLookGateSaysSoOncePerCrossing(t *testing.T) {
+	c := clocktesting.NewFakeClock(time.Unix(0, 0))
+	b := budget.New(budget.Quotas{}, budget.WithClock(c))
+	log := &recordingLog{Logger: logging.NewNopLogger()}
+	g := gate(t, c, b, &recorder{})
+	g.log = log
+	ops := []budget.Operation{describe}
+	for range 10 {
+		g.cross(true, ops, time.Second)
+		c.Step(time.Second)
+		g.cross(false, ops, 0)
+	}
+	if len(log.said) != 1 {
+		t.Fatalf("looks deferred on and off for 10 s: logged %q, want one line", log.said)
+	}
+	c.Step(backWithin)
+	g.cross(false, ops, 0)
+	g.cross(false, ops, 0)
+	if len(log.said) != 2 {
+		t.Errorf("no look deferred for %s: logged %q, want a second line saying so", backWithin, log.said)
+	}
+}
