@@ -233,6 +233,10 @@ func TestWritesPerCreate(t *testing.T) {
 			remove(t, mg)
 		})
 	}
+	t.Run("ReadyAtCreate", func(t *testing.T) {
+		t.Parallel()
+		readyAtCreate(t, s)
+	})
 }
 
 // secretGets is how many GETs of Secrets the API server has served, from
@@ -269,13 +273,13 @@ func TestNoSecretReadsInSteadyState(t *testing.T) {
 	remove(t, key)
 }
 
-// TestReadyAtCreate: the kinds whose create AWS answers with a usable
-// resource (SageMaker's endpoint configuration, AgentCore's credential
-// provider) are Ready from that answer: the only look at AWS until Ready is
-// the one before the create, which found nothing. A poll interval of 20 s
-// keeps the first periodic look out of the count.
-func TestReadyAtCreate(t *testing.T) {
-	s := provider(t)
+// readyAtCreate: the kinds whose create AWS answers with a usable resource
+// (SageMaker's endpoint configuration, AgentCore's credential provider) are
+// Ready from that answer: the only look at AWS until Ready is the one before
+// the create, which found nothing. A poll interval of 20 s keeps the first
+// periodic look out of the count. It runs beside TestWritesPerCreate's
+// kinds, sharing nothing with them.
+func readyAtCreate(t *testing.T, s *stack) {
 	ns := namespace(t)
 	name := "ready-" + ns[len(ns)-5:]
 	poll := map[string]string{meta.AnnotationKeyPollInterval: "20s"}
