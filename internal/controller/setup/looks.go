@@ -56,10 +56,39 @@ type lookGate[MR resource.ModernManaged] struct {
 	log     logging.Logger
 	clock   clock.Clock
 
+	slots *lookSlots
+
 	mu           sync.Mutex
-	slots        map[types.NamespacedName]time.Time
 	stretched    bool
 	lastDeferred time.Time
+}
+
+// lookSlots are the slots the gate deferred looks to. A slot that has come
+// stays until the look is made (Observe), so that a look put off once more
+// by --max-reconcile-rate after its slot came keeps it instead of taking a
+// new one behind every other look.
+type lookSlots struct {
+	mu sync.Mutex
+	at map[types.NamespacedName]lookSlot
+}
+
+type lookSlot struct {
+	at  time.Time
+	due bool
+}
+
+func newLookSlots() *lookSlots {
+	return &lookSlots{at: map[types.NamespacedName]lookSlot{}}
+}
+
+// looked records that the look at name was made: its slot is used up.
+func (l *lookSlots) looked(name types.NamespacedName) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.at, name)
 }
 
 // backWithin is how long the looks of a kind must go undeferred before the
@@ -72,7 +101,12 @@ func (g *lookGate[MR]) Reconcile(ctx context.Context, req reconcile.Request) (re
 	wait, deferred := g.slot(req.NamespacedName, now)
 	if deferred && wait == 0 {
 		// The slot this look was deferred to has come.
-		return g.inner.Reconcile(ctx, req)
+		res, err := g.inner.Reconcile(ctx, req)
+		if err == nil && res.IsZero() {
+			// Nothing more to do: the object is gone.
+			g.forget(req.NamespacedName)
+		}
+		return res, err
 	}
 	mg := g.object.DeepCopyObject().(MR) //nolint:forcetypeassert // a copy of its own type
 	if err := g.kube.Get(ctx, req.NamespacedName, mg); err != nil {
@@ -100,35 +134,36 @@ func (g *lookGate[MR]) Reconcile(ctx context.Context, req reconcile.Request) (re
 		g.cross(false, ops, 0)
 		return g.inner.Reconcile(ctx, req)
 	}
-	g.mu.Lock()
-	g.slots[req.NamespacedName] = now.Add(wait)
-	g.mu.Unlock()
+	g.slots.mu.Lock()
+	g.slots.at[req.NamespacedName] = lookSlot{at: now.Add(wait)}
+	g.slots.mu.Unlock()
 	metrics.DeferredLooks.WithLabelValues(g.kind).Inc()
 	g.cross(true, ops, wait)
 	return reconcile.Result{RequeueAfter: wait}, nil
 }
 
 // slot reports whether the look at name was deferred, and how long until
-// its slot comes: zero when it has come, and the slot is then used up.
+// its slot comes: zero when it has come. A slot that has come is due until
+// the look is made.
 func (g *lookGate[MR]) slot(name types.NamespacedName, now time.Time) (time.Duration, bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	at, ok := g.slots[name]
+	g.slots.mu.Lock()
+	defer g.slots.mu.Unlock()
+	s, ok := g.slots.at[name]
 	if !ok {
 		return 0, false
 	}
-	if wait := at.Sub(now); wait >= minDeferral {
+	if wait := s.at.Sub(now); !s.due && wait >= minDeferral {
 		return wait, true
 	}
-	delete(g.slots, name)
+	s.due = true
+	g.slots.at[name] = s
 	return 0, true
 }
 
-// forget drops the slot of a resource whose reconcile acts on a change now.
+// forget drops the slot of a resource whose reconcile acts on a change now,
+// or that is gone.
 func (g *lookGate[MR]) forget(name types.NamespacedName) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	delete(g.slots, name)
+	g.slots.looked(name)
 }
 
 // cross logs when the kind's looks begin to wait for their budgets, and

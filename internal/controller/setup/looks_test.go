@@ -39,13 +39,20 @@ import (
 var describe = budget.Operation{Service: "Firehose", Name: "DescribeDeliveryStream"}
 
 // recorder is the reconciler behind the gate: it records whether it ran and
-// whether its calls were marked urgent.
-type recorder struct{ runs, urgent int }
+// whether its calls were marked urgent. With putOff it answers as
+// --max-reconcile-rate does when it puts a reconcile off.
+type recorder struct {
+	runs, urgent int
+	putOff       bool
+}
 
 func (r *recorder) Reconcile(ctx context.Context, _ reconcile.Request) (reconcile.Result, error) {
 	r.runs++
 	if budget.IsUrgent(ctx) {
 		r.urgent++
+	}
+	if r.putOff {
+		return reconcile.Result{RequeueAfter: time.Second}, nil
 	}
 	return reconcile.Result{}, nil
 }
@@ -71,7 +78,7 @@ func gate(t *testing.T, c *clocktesting.FakeClock, b *budget.Budgets, inner reco
 			return "111122223333", "us-east-1", nil
 		},
 		looks:   func(*v1alpha1.DeliveryStream) []budget.Operation { return []budget.Operation{describe} },
-		budgets: b, log: logging.NewNopLogger(), clock: c, slots: map[types.NamespacedName]time.Time{},
+		budgets: b, log: logging.NewNopLogger(), clock: c, slots: newLookSlots(),
 	}
 }
 
@@ -142,12 +149,14 @@ func TestLookGate(t *testing.T) {
 }
 
 // TestLookGateSlot: a deferred look runs when its slot comes, without
-// taking another; woken early by nothing to act on, it keeps its slot.
+// taking another; woken early by nothing to act on, it keeps its slot; put
+// off once more after its slot came (by --max-reconcile-rate, behind the
+// gate), it still keeps it until the look is made.
 func TestLookGateSlot(t *testing.T) {
 	c := clocktesting.NewFakeClock(time.Unix(0, 0))
 	b := budget.New(budget.Quotas{}, budget.WithClock(c))
 	spend(b, 10*time.Second)
-	r := &recorder{}
+	r := &recorder{putOff: true}
 	g := gate(t, c, b, r, stream(true, 1))
 	ctx := context.Background()
 
@@ -161,15 +170,28 @@ func TestLookGateSlot(t *testing.T) {
 		t.Errorf("a look woken early: its slot moved: -want, +got:\n%s", diff)
 	}
 	c.Step(early.RequeueAfter)
-	if _, err := g.Reconcile(ctx, req); err != nil {
+	for range 2 {
+		// The reconciler behind the gate ran twice without looking: the
+		// rate limiter put it off, while other looks spent the budget.
+		if _, err := g.Reconcile(ctx, req); err != nil {
+			t.Fatal(err)
+		}
+		c.Step(time.Second)
+		spend(b, 10*time.Second)
+	}
+	if r.runs != 2 {
+		t.Errorf("the look at its slot, put off once more: runs %d, want 2 (no new slot)", r.runs)
+	}
+	// The look is made: the slot is used up, and the next look, with the
+	// budget spent again, waits for a new one.
+	g.slots.looked(req.NamespacedName)
+	spend(b, 10*time.Second)
+	res, err := g.Reconcile(ctx, req)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if r.runs != 1 {
-		t.Errorf("the look at its slot: runs %d, want 1", r.runs)
-	}
-	// The slot is used up: the next look takes a new one.
-	if next := b.Schedule("111122223333", "us-east-1", []budget.Operation{describe}); next < 250*time.Millisecond {
-		t.Errorf("after the deferred look, the budget still has a free slot now (%v): the deferred look took none", next)
+	if r.runs != 2 || res.RequeueAfter < 10*time.Second {
+		t.Errorf("after the look was made: runs %d, requeued after %v; want 2 and a new slot 10 s away", r.runs, res.RequeueAfter)
 	}
 }
 

@@ -22,7 +22,6 @@ package setup
 
 import (
 	"context"
-	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
@@ -128,13 +127,17 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, shar
 		return err
 	}
 	creating := &toCreate{}
+	var slots *lookSlots
+	if shared.Budgets != nil && k.Looks != nil {
+		slots = newLookSlots()
+	}
 	var usable *usableAtCreate
 	if k.ReadyAtCreate {
 		usable = newUsableAtCreate()
 	}
 	connector := connect.New(kube, sessions, k.Region, func(_ MR, s *awsconfig.Session) managed.TypedExternalClient[MR] {
 		c := ownership.Wrap(k.External(kube, s), owners, kube, s.AccountID, s.Region)
-		return &observed[MR]{TypedExternalClient: c, observations: observations, creating: creating, usable: usable}
+		return &observed[MR]{TypedExternalClient: c, observations: observations, creating: creating, usable: usable, slots: slots}
 	})
 	if m := o.MetricOptions; m != nil && m.MRStateMetrics != nil && k.List != nil {
 		if err := mgr.Add(statemetrics.NewMRStateRecorder(kube, o.Logger, m.MRStateMetrics, k.List, m.PollStateMetricInterval)); err != nil {
@@ -160,7 +163,7 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, shar
 	// change of the desired state.
 	recorded := append([]string{tags.AnnotationManagedKeys}, k.Recorded...)
 	var gate func(reconcile.Reconciler) reconcile.Reconciler
-	if shared.Budgets != nil && k.Looks != nil {
+	if slots != nil {
 		gate = func(inner reconcile.Reconciler) reconcile.Reconciler {
 			return &lookGate[MR]{
 				inner: inner, kind: k.GroupVersionKind.Kind, object: k.Object, kube: kube,
@@ -172,7 +175,7 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, shar
 					return s.AccountID, s.Region, nil
 				},
 				looks: k.Looks, budgets: shared.Budgets, log: o.Logger.WithValues("controller", name),
-				clock: clock.RealClock{}, slots: map[types.NamespacedName]time.Time{},
+				clock: clock.RealClock{}, slots: slots,
 			}
 		}
 	}
@@ -204,6 +207,7 @@ type observed[MR resource.Managed] struct {
 	observations *metrics.Observations
 	creating     *toCreate
 	usable       *usableAtCreate // nil unless the kind is Ready at create
+	slots        *lookSlots      // nil unless the kind's looks are budgeted
 }
 
 func (o *observed[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreation, error) {
@@ -224,6 +228,7 @@ func (o *observed[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObse
 		}
 	}
 	o.observations.Observed(mg.GetUID())
+	o.slots.looked(types.NamespacedName{Namespace: mg.GetNamespace(), Name: mg.GetName()})
 	obs, err := o.TypedExternalClient.Observe(ctx, mg)
 	o.creating.observed(mg, obs, err)
 	if err == nil && !obs.ResourceExists && meta.WasDeleted(mg) {
