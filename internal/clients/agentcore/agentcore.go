@@ -24,6 +24,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol"
+	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol/types"
 
 	"github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
@@ -61,22 +62,13 @@ func UpdateInput(p *v1alpha1.APIKeyCredentialProviderParameters, apiKey []byte) 
 	return &bedrockagentcorecontrol.UpdateApiKeyCredentialProviderInput{Name: aws.String(p.Name), ApiKey: aws.String(string(apiKey))}
 }
 
-// Observation is the status of a credential provider; the caller adds the
-// resource metadata.
-func Observation(out *bedrockagentcorecontrol.GetApiKeyCredentialProviderOutput) v1alpha1.APIKeyCredentialProviderObservation {
+// Observation is the status of a credential provider whose key AWS keeps
+// in secret, as a get or a create answers it; the caller adds the resource
+// metadata.
+func Observation(secret *types.Secret) v1alpha1.APIKeyCredentialProviderObservation {
 	o := v1alpha1.APIKeyCredentialProviderObservation{}
-	if out.ApiKeySecretArn != nil {
-		o.APIKeySecretARN = &v1alpha1.APIKeySecretARN{SecretARN: out.ApiKeySecretArn.SecretArn}
-	}
-	return o
-}
-
-// CreatedObservation is the observed state a create's answer shows: the
-// same as Observation's of the credential provider it created.
-func CreatedObservation(out *bedrockagentcorecontrol.CreateApiKeyCredentialProviderOutput) v1alpha1.APIKeyCredentialProviderObservation {
-	o := v1alpha1.APIKeyCredentialProviderObservation{}
-	if out.ApiKeySecretArn != nil {
-		o.APIKeySecretARN = &v1alpha1.APIKeySecretARN{SecretARN: out.ApiKeySecretArn.SecretArn}
+	if secret != nil {
+		o.APIKeySecretARN = &v1alpha1.APIKeySecretARN{SecretARN: secret.SecretArn}
 	}
 	return o
 }

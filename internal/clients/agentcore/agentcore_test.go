@@ -48,7 +48,7 @@ func TestObservationAndConnectionDetails(t *testing.T) {
 		CredentialProviderArn: aws.String("arn:aws:bedrock-agentcore:us-east-1:000000000000:token-vault/default/apikeycredentialprovider/n"),
 		ApiKeySecretArn:       &types.Secret{SecretArn: aws.String("arn:aws:secretsmanager:us-east-1:000000000000:secret:s")},
 	}
-	if diff := cmp.Diff(&v1alpha1.APIKeySecretARN{SecretARN: aws.String("arn:aws:secretsmanager:us-east-1:000000000000:secret:s")}, Observation(out).APIKeySecretARN); diff != "" {
+	if diff := cmp.Diff(&v1alpha1.APIKeySecretARN{SecretARN: aws.String("arn:aws:secretsmanager:us-east-1:000000000000:secret:s")}, Observation(out.ApiKeySecretArn).APIKeySecretARN); diff != "" {
 		t.Errorf("-want, +got:\n%s", diff)
 	}
 	want := map[string][]byte{

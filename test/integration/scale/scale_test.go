@@ -425,7 +425,7 @@ func run(b *testing.B) *figures {
 // isRead says whether an operation, named "service:Operation", only reads.
 func isRead(op string) bool {
 	_, name, _ := strings.Cut(op, ":")
-	return strings.HasPrefix(name, "Describe") || strings.HasPrefix(name, "Get") || strings.HasPrefix(name, "List")
+	return !budget.Operation{Name: name}.Write()
 }
 
 // A sampler reads a process's RSS periodically and keeps the largest.

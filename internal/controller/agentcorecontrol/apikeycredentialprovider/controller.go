@@ -128,7 +128,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.APIKeyCredentialPro
 	}
 	e.arn, e.created = aws.ToString(out.CredentialProviderArn), aws.ToTime(out.CreatedTime)
 	previous := mg.Status.AtProvider.ACKResourceMetadata
-	mg.Status.AtProvider = ac.Observation(out)
+	mg.Status.AtProvider = ac.Observation(out.ApiKeySecretArn)
 	mg.SetConditions(xpv2.Available())
 
 	if meta.WasDeleted(mg) {
@@ -177,7 +177,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 	}
 	// What the look after the create shows: the credential provider is
 	// usable as soon as it exists.
-	mg.Status.AtProvider = ac.CreatedObservation(out)
+	mg.Status.AtProvider = ac.Observation(out.ApiKeySecretArn)
 	mg.Status.AtProvider.ACKResourceMetadata = metadata.WithPartition(e.session, aws.ToString(out.CredentialProviderArn))
 	maps.Copy(record, tags.Record(mg, mg.Spec.ForProvider.Tags))
 	persist.AtCreate(mg, record)
