@@ -58,6 +58,21 @@ var (
 // access to exactly these.
 var Targets = []Target{Role, KMSKey, Bucket, Topic, SecretsManagerSecret}
 
+// A waiting error says that a reference names an object that does not exist
+// or is not Ready yet, or that a selector matches no Ready object yet: what
+// an object composed beside its target sees at first, and what resolves by
+// itself once the target is Ready.
+type waiting struct{ error }
+
+func (w waiting) Unwrap() error { return w.error }
+
+// IsWaiting reports whether err says that a reference waits for its target
+// to exist or be Ready, rather than that it cannot resolve.
+func IsWaiting(err error) bool {
+	var w waiting
+	return errors.As(err, &w)
+}
+
 // A Field is an ARN field with its reference and selector.
 type Field struct {
 	// Path of the ARN field, for messages: spec.forProvider.roleARN.
@@ -93,13 +108,13 @@ func resolve(ctx context.Context, r client.Reader, mg metav1.Object, f Field) er
 		u := newObject(f.Target)
 		if err := r.Get(ctx, types.NamespacedName{Namespace: mg.GetNamespace(), Name: *from.Name}, u); err != nil {
 			if kerrors.IsNotFound(err) {
-				return errors.Errorf("%s: %s %s/%s does not exist", refPath(f), f.Target.Kind, mg.GetNamespace(), *from.Name)
+				return waiting{errors.Errorf("%s: %s %s/%s does not exist", refPath(f), f.Target.Kind, mg.GetNamespace(), *from.Name)}
 			}
 			return errors.Wrapf(err, "%s: cannot get %s %s/%s", refPath(f), f.Target.Kind, mg.GetNamespace(), *from.Name)
 		}
 		arn, err := readyARN(u)
 		if err != nil {
-			return errors.Wrapf(err, "%s: %s %s/%s", refPath(f), f.Target.Kind, mg.GetNamespace(), *from.Name)
+			return waiting{errors.Wrapf(err, "%s: %s %s/%s", refPath(f), f.Target.Kind, mg.GetNamespace(), *from.Name)}
 		}
 		*f.ARN = aws.String(arn)
 		return nil
@@ -124,7 +139,7 @@ func resolve(ctx context.Context, r client.Reader, mg metav1.Object, f Field) er
 			*f.Ref = &common.ResourceReference{From: &common.ObjectReference{Name: aws.String(u.GetName())}}
 			return nil
 		}
-		return errors.Errorf("%s: no Ready %s in namespace %s matches", selectorPath(f), f.Target.Kind, mg.GetNamespace())
+		return waiting{errors.Errorf("%s: no Ready %s in namespace %s matches", selectorPath(f), f.Target.Kind, mg.GetNamespace())}
 	}
 	return nil
 }

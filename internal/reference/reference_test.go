@@ -71,9 +71,10 @@ func TestResolve(t *testing.T) {
 		OwnerReferences: []metav1.OwnerReference{{APIVersion: "x/v1", Kind: "XR", Name: "xr", UID: "uid-x", Controller: aws.Bool(true)}}}
 
 	type want struct {
-		arn *string
-		ref *common.ResourceReference
-		err string
+		arn     *string
+		ref     *common.ResourceReference
+		err     string
+		waiting bool // the error resolves by itself once the target is Ready
 	}
 	cases := map[string]struct {
 		arn      *string
@@ -87,9 +88,9 @@ func TestResolve(t *testing.T) {
 		"ReadyRef": {ref: ref("ready"),
 			want: want{arn: aws.String("arn:aws:iam::000000000000:role/ready"), ref: ref("ready")}},
 		"NotReadyRef": {ref: ref("creating"),
-			want: want{ref: ref("creating"), err: "spec.forProvider.roleRef: Role team-a/creating: is not Ready yet"}},
+			want: want{ref: ref("creating"), err: "spec.forProvider.roleRef: Role team-a/creating: is not Ready yet", waiting: true}},
 		"MissingRef": {ref: ref("nope"),
-			want: want{ref: ref("nope"), err: "spec.forProvider.roleRef: Role team-a/nope does not exist"}},
+			want: want{ref: ref("nope"), err: "spec.forProvider.roleRef: Role team-a/nope does not exist", waiting: true}},
 		"CrossNamespaceRef": {ref: &common.ResourceReference{From: &common.ObjectReference{Name: aws.String("elsewhere"), Namespace: aws.String("team-b")}},
 			want: want{ref: &common.ResourceReference{From: &common.ObjectReference{Name: aws.String("elsewhere"), Namespace: aws.String("team-b")}},
 				err: `spec.forProvider.roleRef.from.namespace "team-b": references resolve only in the resource's own namespace "team-a"`}},
@@ -100,7 +101,7 @@ func TestResolve(t *testing.T) {
 		"SelectorByController": {selector: &xpv2.Selector{MatchControllerRef: aws.Bool(true)},
 			want: want{arn: aws.String("arn:aws:iam::000000000000:role/ready"), ref: ref("ready")}},
 		"SelectorWithoutMatch": {selector: &xpv2.Selector{MatchLabels: map[string]string{"app": "z"}},
-			want: want{err: "spec.forProvider.roleSelector: no Ready Role in namespace team-a matches"}},
+			want: want{err: "spec.forProvider.roleSelector: no Ready Role in namespace team-a matches", waiting: true}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -108,7 +109,7 @@ func TestResolve(t *testing.T) {
 			err := Resolve(context.Background(), kube, mg, Field{Path: "spec.forProvider.roleARN", Target: Role, ARN: &arn, Ref: &r, Selector: tc.selector})
 			got := want{arn: arn, ref: r}
 			if err != nil {
-				got.err = err.Error()
+				got.err, got.waiting = err.Error(), IsWaiting(err)
 			}
 			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
 				t.Errorf("-want, +got:\n%s", diff)

@@ -30,7 +30,9 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/watch"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -40,6 +42,7 @@ import (
 	mlplatformv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
 	notificationv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/reference"
 )
 
 // A write is one change of an object the API server sent to its watchers,
@@ -237,6 +240,62 @@ func TestWritesPerCreate(t *testing.T) {
 		t.Parallel()
 		readyAtCreate(t, s)
 	})
+	t.Run("WaitingForAReference", func(t *testing.T) {
+		t.Parallel()
+		waitingForAReference(t)
+	})
+}
+
+// waitingForAReference: an object composed beside the Role it references
+// waits for the Role without a write (no status saying it waits, no patch
+// of the ARN it resolves), and once the Role is Ready it is written no more
+// than any other object from create to Ready, its resolved ARN among the
+// create's own writes.
+func waitingForAReference(t *testing.T) {
+	const roleARN = "arn:aws:iam::000000000000:role/replication"
+	ns := namespace(t)
+	ww := watchWrites(t, &eventbusv1alpha1.EndpointList{}, ns)
+	role := &unstructured.Unstructured{}
+	role.SetGroupVersionKind(reference.Role.GroupVersionKind)
+	role.SetNamespace(ns)
+	role.SetName("replication")
+	create(t, role)
+	mg := newEndpoint(ns, short("waits"))
+	mg.Spec.ForProvider.RoleARN = nil
+	mg.Spec.ForProvider.RoleRef = &common.ResourceReference{From: &common.ObjectReference{Name: aws.String("replication")}}
+	create(t, mg)
+
+	// The provider tries at once and again with backoff (1 s, 2 s).
+	time.Sleep(4 * time.Second)
+	if n := ww.count(mg.GetName()); n != 0 {
+		t.Errorf("%d writes while the Role was not Ready, want 0", n)
+	}
+	role.Object["status"] = map[string]any{
+		"atProvider": map[string]any{"arn": roleARN},
+		"conditions": []any{map[string]any{"type": "Ready", "status": "True", "reason": "Available", "lastTransitionTime": time.Now().UTC().Format(time.RFC3339)}},
+	}
+	if err := cp.Client.Status().Update(context.Background(), role); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 60*time.Second, "Ready", func() error {
+		if _, ok := ww.untilReady(mg.GetName(), 0); !ok {
+			return fmt.Errorf("not Ready yet after %d writes", ww.count(mg.GetName()))
+		}
+		return nil
+	})
+	toReady, _ := ww.untilReady(mg.GetName(), 0)
+	t.Logf("writes to an Endpoint waiting for its Role: %d until Ready", toReady)
+	if toReady > createBudget {
+		t.Errorf("%d writes from create to Ready, want at most %d", toReady, createBudget)
+	}
+	got := &eventbusv1alpha1.Endpoint{}
+	if err := cp.Client.Get(context.Background(), client.ObjectKeyFromObject(mg), got); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(aws.String(roleARN), got.Spec.ForProvider.RoleARN); diff != "" {
+		t.Errorf("spec.forProvider.roleARN as stored: -want, +got:\n%s", diff)
+	}
+	remove(t, mg)
 }
 
 // secretGets is how many GETs of Secrets the API server has served, from

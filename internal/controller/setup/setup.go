@@ -135,9 +135,12 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, shar
 	if k.ReadyAtCreate {
 		usable = newUsableAtCreate()
 	}
+	refs := newReferences(kube)
+	policiesHonoured := o.Features.Enabled(feature.EnableBetaManagementPolicies)
 	connector := connect.New(kube, sessions, k.Region, func(_ MR, s *awsconfig.Session) managed.TypedExternalClient[MR] {
 		c := ownership.Wrap(k.External(kube, s), owners, kube, s.AccountID, s.Region)
-		return &observed[MR]{TypedExternalClient: c, observations: observations, creating: creating, usable: usable, slots: slots}
+		return &observed[MR]{TypedExternalClient: c, observations: observations, creating: creating, usable: usable, slots: slots,
+			references: refs, policiesHonoured: policiesHonoured}
 	})
 	if m := o.MetricOptions; m != nil && m.MRStateMetrics != nil && k.List != nil {
 		if err := mgr.Add(statemetrics.NewMRStateRecorder(kube, o.Logger, m.MRStateMetrics, k.List, m.PollStateMetricInterval)); err != nil {
@@ -152,7 +155,8 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, shar
 		managedoptions.For(mgr, name, o, polling,
 			managed.WithTypedExternalConnector[MR](connector),
 			managed.WithInitializers(initializers...),
-			managed.WithFinalizer(&deferredFinalizer{Finalizer: resource.NewAPIFinalizer(kube, managed.FinalizerName), creating: creating, policiesHonoured: owners.PoliciesHonoured}),
+			managed.WithFinalizer(&deferredFinalizer{Finalizer: resource.NewAPIFinalizer(kube, managed.FinalizerName), creating: creating, policiesHonoured: policiesHonoured}),
+			managed.WithReferenceResolver(refs),
 			// Every kind can learn what a create it cannot remember made:
 			// four by the name the user chose, Subscription by looking
 			// its topic up. A provider killed between the create call and
@@ -208,6 +212,9 @@ type observed[MR resource.Managed] struct {
 	creating     *toCreate
 	usable       *usableAtCreate // nil unless the kind is Ready at create
 	slots        *lookSlots      // nil unless the kind's looks are budgeted
+	// references, resolved before the look, are written after it.
+	references       *references
+	policiesHonoured bool
 }
 
 func (o *observed[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreation, error) {
@@ -219,7 +226,9 @@ func (o *observed[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreat
 }
 
 func (o *observed[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObservation, error) {
-	if o.usable != nil {
+	// The create's answer stands for a look only if the references still
+	// resolve to what the create sent.
+	if o.usable != nil && !o.references.resolvedAnew(mg.GetUID()) {
 		if details, ok := o.usable.take(mg); ok {
 			mg.SetConditions(xpv2.Available())
 			obs := managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ConnectionDetails: details}
@@ -231,8 +240,13 @@ func (o *observed[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObse
 	o.slots.looked(types.NamespacedName{Namespace: mg.GetNamespace(), Name: mg.GetName()})
 	obs, err := o.TypedExternalClient.Observe(ctx, mg)
 	o.creating.observed(mg, obs, err)
-	if err == nil && !obs.ResourceExists && meta.WasDeleted(mg) {
+	if err != nil {
+		o.references.forget(mg.GetUID())
+		return obs, err
+	}
+	if !obs.ResourceExists && meta.WasDeleted(mg) {
 		o.observations.Forget(mg.GetUID())
 	}
-	return obs, err
+	creates := !obs.ResourceExists && !meta.WasDeleted(mg) && mayCreate(o.policiesHonoured, mg)
+	return obs, o.references.settle(ctx, mg, creates)
 }
