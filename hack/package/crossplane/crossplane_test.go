@@ -83,6 +83,17 @@ const (
 	changeWithin = 30 * time.Second
 )
 
+// changeAfterReady is how long after seeing a composite Ready its user
+// changes it. Crossplane's circuit breaker gives a composite 100 tokens and
+// one more a second, and a creation spends nearly all of them: measured from
+// the API server's audit log for EventDelivery (six composed resources),
+// 99–105 tokens in 4–7 s, of which the provider's writes are 30 (4–5 per
+// composed resource) and Crossplane's own writes of the composite 51–59. A
+// change in the same second as Ready would open the breaker on Crossplane's
+// writes alone; a user's change comes later, and the breaker has refilled
+// this much by then.
+const changeAfterReady = 20 * time.Second
+
 // within waits, from since, until check succeeds, fails the test if that
 // took longer than limit, and returns how long it took, which it logs. It
 // waits up to patience, so that a slow run is measured, not only failed;
@@ -699,6 +710,7 @@ func (c *composed) eventDelivery() {
 	if err := json.Unmarshal(inv["subscriptions"][0], &sub); err != nil {
 		t.Fatal(err)
 	}
+	time.Sleep(changeAfterReady)
 	patched := time.Now()
 	c.k("", "-n", "team-a", "patch", obj, "--type=merge", "-p", `{"spec":{"filterPolicy":"{\"type\": [\"order_cancelled\"]}"}}`)
 	c.within(patched, changeWithin, 3*time.Minute, "EventDelivery: kubectl patch to the changed filter policy on AWS", func() error {
