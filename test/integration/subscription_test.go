@@ -64,6 +64,13 @@ func target(t *testing.T, kind reference.Target, ns, name, arn string, labels ma
 	u.SetName(name)
 	u.SetLabels(labels)
 	create(t, u)
+	markReady(t, u, arn)
+}
+
+// markReady makes a reference target Ready with the ARN, as its own
+// provider would.
+func markReady(t *testing.T, u *unstructured.Unstructured, arn string) {
+	t.Helper()
 	u.Object["status"] = map[string]any{
 		"atProvider": map[string]any{"arn": arn},
 		"conditions": []any{map[string]any{"type": "Ready", "status": "True", "reason": "Available", "lastTransitionTime": time.Now().UTC().Format(time.RFC3339)}},

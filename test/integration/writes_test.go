@@ -270,13 +270,7 @@ func waitingForAReference(t *testing.T) {
 	if n := ww.count(mg.GetName()); n != 0 {
 		t.Errorf("%d writes while the Role was not Ready, want 0", n)
 	}
-	role.Object["status"] = map[string]any{
-		"atProvider": map[string]any{"arn": roleARN},
-		"conditions": []any{map[string]any{"type": "Ready", "status": "True", "reason": "Available", "lastTransitionTime": time.Now().UTC().Format(time.RFC3339)}},
-	}
-	if err := cp.Client.Status().Update(context.Background(), role); err != nil {
-		t.Fatal(err)
-	}
+	markReady(t, role, roleARN)
 	eventually(t, 60*time.Second, "Ready", func() error {
 		if _, ok := ww.untilReady(mg.GetName(), 0); !ok {
 			return fmt.Errorf("not Ready yet after %d writes", ww.count(mg.GetName()))
