@@ -18,14 +18,17 @@ package setup
 
 import (
 	"context"
+	"encoding/json"
+	"strconv"
 	"sync"
 	"time"
 
-	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
+	jsonpatch "github.com/evanphx/json-patch/v5"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
@@ -56,21 +59,31 @@ type resolvable interface {
 //   - What the references resolved to is written with the reconcile's next
 //     write of the object rather than at once: when the look that follows
 //     finds nothing in AWS, the create-pending update, which carries the whole
-//     object, writes it. Otherwise (settle) crossplane-runtime's resolver
-//     writes it right after the look, as it would have before.
+//     object, writes it. Otherwise (settle) a patch writes it right after the
+//     look, on condition that the object is still the one the reconcile read.
 type references struct {
 	kube  client.Client
 	clock clock.PassiveClock
-	// unwritten holds, per object, the object as read before its
-	// references were resolved, until its look says who writes them.
-	unwritten sync.Map // types.UID → resource.Managed
-	// write is crossplane-runtime's resolver, which resolves again and
-	// patches what changed.
-	write managed.ReferenceResolver
+	// unwritten holds, per object, what its references resolved to, until
+	// its look says who writes it.
+	unwritten sync.Map // types.UID → resolved
 }
 
+// resolved is what an object's references changed, as a merge patch of the
+// object the reconcile read (at resourceVersion).
+type resolved struct {
+	patch           []byte
+	resourceVersion string
+	at              time.Time
+}
+
+// unwrittenForget is how long what references resolved to is kept for an
+// object whose reconcile ended before its look (it cannot connect to AWS):
+// its next reconcile resolves them again.
+const unwrittenForget = 5 * time.Minute
+
 func newReferences(kube client.Client) *references {
-	return &references{kube: kube, clock: clock.RealClock{}, write: managed.NewAPISimpleReferenceResolver(kube)}
+	return &references{kube: kube, clock: clock.RealClock{}}
 }
 
 // ResolveReferences fills the object's fields from its references, in
@@ -81,9 +94,9 @@ func (r *references) ResolveReferences(ctx context.Context, mg resource.Managed)
 	if !ok {
 		return nil
 	}
-	read, ok := mg.DeepCopyObject().(resource.Managed)
-	if !ok {
-		return r.write.ResolveReferences(ctx, mg)
+	read, err := withoutStatus(mg)
+	if err != nil {
+		return err
 	}
 	if err := rr.ResolveReferences(ctx, r.kube); err != nil {
 		if reference.IsWaiting(err) && r.clock.Since(mg.GetCreationTimestamp().Time) < referenceWait {
@@ -93,27 +106,69 @@ func (r *references) ResolveReferences(ctx context.Context, mg resource.Managed)
 		}
 		return err
 	}
-	if !cmp.Equal(read, mg, cmpopts.EquateEmpty()) {
-		r.unwritten.Store(mg.GetUID(), read)
+	after, err := withoutStatus(mg)
+	if err != nil {
+		return err
 	}
+	patch, err := jsonpatch.CreateMergePatch(read, after)
+	if err != nil {
+		return errors.Wrap(err, "cannot compute what the references changed")
+	}
+	if string(patch) == "{}" {
+		return nil
+	}
+	now := r.clock.Now()
+	r.unwritten.Range(func(uid, v any) bool {
+		if now.Sub(v.(resolved).at) > unwrittenForget { //nolint:forcetypeassert // only resolved values are stored
+			r.unwritten.Delete(uid)
+		}
+		return true
+	})
+	r.unwritten.Store(mg.GetUID(), resolved{patch: patch, resourceVersion: mg.GetResourceVersion(), at: now})
 	return nil
 }
 
 // settle writes what the object's references resolved to, unless the
 // reconcile creates next (creates): then the create-pending update writes
-// it. The object takes the resourceVersion of the write, so that the
-// reconcile's status write does not conflict with it.
+// it. The patch carries the resourceVersion the reconcile read, so that it
+// conflicts (and the reconcile repeats) if the object changed meanwhile
+// rather than letting the reconcile's later writes undo that change. The
+// object then holds what the API server holds, and takes its
+// resourceVersion and generation.
 func (r *references) settle(ctx context.Context, mg resource.Managed, creates bool) error {
 	v, ok := r.unwritten.LoadAndDelete(mg.GetUID())
-	if !ok || creates {
+	if !ok || creates || meta.WasDeleted(mg) {
 		return nil
 	}
-	read := v.(resource.Managed) //nolint:forcetypeassert // only Store puts values, all resource.Managed
-	if err := r.write.ResolveReferences(ctx, read); err != nil {
-		return err
+	res := v.(resolved) //nolint:forcetypeassert // only resolved values are stored
+	if res.resourceVersion != mg.GetResourceVersion() {
+		return nil // resolved by an earlier reconcile
 	}
-	mg.SetResourceVersion(read.GetResourceVersion())
+	patch, err := jsonpatch.MergeMergePatches(res.patch, []byte(`{"metadata":{"resourceVersion":`+strconv.Quote(res.resourceVersion)+`}}`))
+	if err != nil {
+		return errors.Wrap(err, "cannot write what the references resolved to")
+	}
+	patched, ok := mg.DeepCopyObject().(client.Object)
+	if !ok {
+		return errors.New("cannot copy the object")
+	}
+	if err := r.kube.Patch(ctx, patched, client.RawPatch(types.MergePatchType, patch)); err != nil {
+		return errors.Wrap(err, "cannot write what the references resolved to")
+	}
+	mg.SetResourceVersion(patched.GetResourceVersion())
+	mg.SetGeneration(patched.GetGeneration())
 	return nil
+}
+
+// withoutStatus is the object as JSON, without its status: what a
+// reference may change.
+func withoutStatus(mg resource.Managed) ([]byte, error) {
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(mg)
+	if err != nil {
+		return nil, err
+	}
+	delete(u, "status")
+	return json.Marshal(u)
 }
 
 // resolvedAnew reports whether the object's references resolved to values

@@ -23,8 +23,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"github.com/google/go-cmp/cmp"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -55,83 +53,100 @@ func TestReferences(t *testing.T) {
 		}
 		return u
 	}
-	kube := fake.NewClientBuilder().WithScheme(runtime.NewScheme()).WithObjects(role("ready", true), role("creating", false)).Build()
 	endpoint := func(ref string, age time.Duration) *v1alpha1.Endpoint {
-		mg := &v1alpha1.Endpoint{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "orders", UID: "u1", ResourceVersion: "7",
+		mg := &v1alpha1.Endpoint{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "orders", UID: "u1",
 			CreationTimestamp: metav1.NewTime(now.Add(-age))}}
 		mg.Spec.ForProvider.RoleRef = &common.ResourceReference{From: &common.ObjectReference{Name: aws.String(ref)}}
 		return mg
 	}
 
 	type want struct {
-		conflict bool    // requeued without a status write
+		conflict bool    // requeued without a status write (or the write refused)
 		waiting  bool    // reported as a reference that waits
 		err      string  // the field the error names
 		roleARN  *string // in memory after resolving
-		written  *string // the role ARN crossplane-runtime's resolver wrote, if it was called
-		rv       string  // the object's resourceVersion after the look
+		stored   *string // the role ARN the API server holds after the look
+		current  bool    // the object's resourceVersion and generation are the API server's
 	}
 	cases := map[string]struct {
-		reason  string
-		mg      *v1alpha1.Endpoint
-		creates bool // the look found nothing to observe, a create follows
-		want    want
+		reason   string
+		mg       *v1alpha1.Endpoint
+		creates  bool                     // the look found nothing to observe, a create follows
+		meantime func(*v1alpha1.Endpoint) // a write by someone else during the look
+		want     want
 	}{
 		"NewObjectWaitsQuietly": {
 			reason: "A new object whose Role is not Ready yet is requeued as a conflict is: no status write, no event.",
 			mg:     endpoint("creating", 5*time.Second),
-			want:   want{conflict: true, err: "spec.forProvider.roleRef", rv: "7"},
+			want:   want{conflict: true, err: "spec.forProvider.roleRef", current: true},
 		},
 		"LongWaitIsReported": {
 			reason: "After referenceWait the wait is an error crossplane-runtime reports in the Synced condition.",
 			mg:     endpoint("creating", time.Minute),
-			want:   want{waiting: true, err: "spec.forProvider.roleRef", rv: "7"},
+			want:   want{waiting: true, err: "spec.forProvider.roleRef", current: true},
 		},
 		"MissingTargetOfNewObject": {
 			reason: "A Role that does not exist yet is waited for as one that is not Ready.",
 			mg:     endpoint("absent", time.Second),
-			want:   want{conflict: true, err: "spec.forProvider.roleRef", rv: "7"},
+			want:   want{conflict: true, err: "spec.forProvider.roleRef", current: true},
 		},
 		"WrittenByTheCreatePendingUpdate": {
-			reason:  "When a create follows, the create-pending update writes the resolved ARN: the resolver writes nothing.",
+			reason:  "When a create follows, the create-pending update writes the resolved ARN: nothing else does.",
 			mg:      endpoint("ready", time.Second),
 			creates: true,
-			want:    want{roleARN: aws.String(roleARN), rv: "7"},
+			want:    want{roleARN: aws.String(roleARN), current: true},
 		},
 		"WrittenAfterTheLook": {
-			reason: "When no create follows, crossplane-runtime's resolver writes the resolved ARN after the look, and the object takes the write's resourceVersion.",
+			reason: "When no create follows, a patch writes the resolved ARN after the look, and the object takes its resourceVersion and generation.",
 			mg:     endpoint("ready", time.Hour),
-			want:   want{roleARN: aws.String(roleARN), written: aws.String(roleARN), rv: "8"},
+			want:   want{roleARN: aws.String(roleARN), stored: aws.String(roleARN), current: true},
+		},
+		"ChangedDuringTheLook": {
+			reason: "A write by someone else since the read makes the patch conflict, so that this reconcile's later writes cannot undo it.",
+			mg:     endpoint("ready", time.Hour),
+			meantime: func(e *v1alpha1.Endpoint) {
+				e.Spec.ForProvider.Description = aws.String("changed by its user")
+			},
+			want: want{conflict: true, err: "cannot write what the references resolved to", roleARN: aws.String(roleARN)},
 		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			var written *string
-			r := &references{kube: kube, clock: clocktesting.NewFakePassiveClock(now),
-				write: managed.ReferenceResolverFn(func(ctx context.Context, mg resource.Managed) error {
-					e := mg.(*v1alpha1.Endpoint) //nolint:forcetypeassert // the test's only kind
-					if e.Spec.ForProvider.RoleARN != nil {
-						t.Errorf("the resolver is given the object as resolved, not as read")
-					}
-					if err := e.ResolveReferences(ctx, kube); err != nil {
-						return err
-					}
-					written = e.Spec.ForProvider.RoleARN
-					mg.SetResourceVersion("8")
-					return nil
-				})}
-			got := want{rv: tc.mg.ResourceVersion}
+			s := runtime.NewScheme()
+			if err := v1alpha1.SchemeBuilder.AddToScheme(s); err != nil {
+				t.Fatal(err)
+			}
+			kube := fake.NewClientBuilder().WithScheme(s).WithObjects(role("ready", true), role("creating", false), tc.mg).Build()
+			if err := kube.Get(context.Background(), client.ObjectKeyFromObject(tc.mg), tc.mg); err != nil {
+				t.Fatal(err)
+			}
+			r := &references{kube: kube, clock: clocktesting.NewFakePassiveClock(now)}
 			err := r.ResolveReferences(context.Background(), tc.mg)
+			if tc.meantime != nil {
+				other := &v1alpha1.Endpoint{}
+				if err := kube.Get(context.Background(), client.ObjectKeyFromObject(tc.mg), other); err != nil {
+					t.Fatal(err)
+				}
+				tc.meantime(other)
+				if err := kube.Update(context.Background(), other); err != nil {
+					t.Fatal(err)
+				}
+			}
 			if err == nil {
 				err = r.settle(context.Background(), tc.mg, tc.creates)
 			} else {
 				r.forget(tc.mg.UID)
 			}
+			stored := &v1alpha1.Endpoint{}
+			if err := kube.Get(context.Background(), client.ObjectKeyFromObject(tc.mg), stored); err != nil {
+				t.Fatal(err)
+			}
+			got := want{roleARN: tc.mg.Spec.ForProvider.RoleARN, stored: stored.Spec.ForProvider.RoleARN,
+				current: stored.ResourceVersion == tc.mg.ResourceVersion && stored.Generation == tc.mg.Generation}
 			if err != nil {
 				got.err = fieldIn(err.Error())
 			}
 			got.conflict, got.waiting = kerrors.IsConflict(err), reference.IsWaiting(err)
-			got.roleARN, got.written, got.rv = tc.mg.Spec.ForProvider.RoleARN, written, tc.mg.ResourceVersion
 			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
 				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
 			}
@@ -144,8 +159,10 @@ func TestReferences(t *testing.T) {
 
 // fieldIn returns the reference field a message names.
 func fieldIn(msg string) string {
-	if strings.Contains(msg, "spec.forProvider.roleRef") {
-		return "spec.forProvider.roleRef"
+	for _, f := range []string{"spec.forProvider.roleRef", "cannot write what the references resolved to"} {
+		if strings.Contains(msg, f) {
+			return f
+		}
 	}
 	return msg
 }
