@@ -159,6 +159,43 @@ type ProviderConfigSpec struct {
 	Endpoint *EndpointOverride `json:"endpoint,omitempty"`
 }
 
+// A ClusterProviderConfigSpec defines how the provider connects to AWS, and
+// which namespaces' managed resources may connect through it.
+type ClusterProviderConfigSpec struct {
+	ProviderConfigSpec `json:",inline"`
+
+	// Namespaces whose managed resources may use this config. A namespace is
+	// admitted if it is one of names or its labels match selector. Without
+	// namespaces every namespace may use the config. A managed resource of a
+	// namespace the config does not admit is refused before any AWS call,
+	// STS included, and records no ProviderConfigUsage. A change takes
+	// effect at each resource's next reconcile.
+	// +optional
+	Namespaces *NamespaceSelector `json:"namespaces,omitempty"`
+}
+
+// A NamespaceSelector names namespaces by name, by label or both: a
+// namespace is selected if it is one of names or its labels match selector.
+// +kubebuilder:validation:XValidation:rule="has(self.names) || has(self.selector)",message="spec.namespaces needs names, a selector or both; to admit every namespace, omit spec.namespaces"
+type NamespaceSelector struct {
+	// Names of the admitted namespaces.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=256
+	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:MaxLength=63
+	// +kubebuilder:validation:items:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	// +listType=set
+	Names []string `json:"names,omitempty"`
+
+	// Selector admits the namespaces whose labels match it (matchLabels
+	// and matchExpressions, as a Deployment's selector). An empty selector
+	// matches every namespace. Reading namespaces' labels needs the
+	// ClusterRole of cluster/rbac/namespaces.yaml.
+	// +optional
+	Selector *metav1.LabelSelector `json:"selector,omitempty"`
+}
+
 // A ProviderConfigStatus is the observed state of a provider configuration.
 type ProviderConfigStatus struct {
 	xpv2.ProviderConfigStatus `json:",inline"`
@@ -194,7 +231,8 @@ type ProviderConfigList struct {
 // +kubebuilder:object:root=true
 
 // A ClusterProviderConfig configures how the provider connects to AWS for
-// managed resources in any namespace.
+// managed resources in any namespace, or in the namespaces its
+// spec.namespaces admits.
 // +kubebuilder:printcolumn:name="SOURCE",type="string",JSONPath=".spec.credentials.source"
 // +kubebuilder:printcolumn:name="REGION",type="string",JSONPath=".spec.region"
 // +kubebuilder:printcolumn:name="USERS",type="integer",JSONPath=".status.users"
@@ -205,8 +243,8 @@ type ClusterProviderConfig struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
-	Spec   ProviderConfigSpec   `json:"spec"`
-	Status ProviderConfigStatus `json:"status,omitempty"`
+	Spec   ClusterProviderConfigSpec `json:"spec"`
+	Status ProviderConfigStatus      `json:"status,omitempty"`
 }
 
 // +kubebuilder:object:root=true

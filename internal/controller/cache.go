@@ -28,11 +28,15 @@ import (
 // CacheOptions are the options of the manager's cache: it caches only what
 // the provider owns, so that its memory does not grow with the cluster.
 // Managed fields are dropped from every cached object, and a cached object's
-// metadata (the provider caches only Secrets' metadata) keeps only its name,
-// namespace, UID and resourceVersion: a Secret applied with kubectl carries
-// its whole data in an annotation.
+// metadata (the provider caches only the metadata of Secrets and Namespaces)
+// keeps only its name, namespace, UID and resourceVersion: a Secret applied
+// with kubectl carries its whole data in an annotation. A Namespace keeps
+// its labels too, which a ClusterProviderConfig's spec.namespaces.selector
+// matches; the namespaces are cached only once such a selector is used.
 func CacheOptions(sync time.Duration) cache.Options {
-	return cache.Options{SyncPeriod: &sync, DefaultTransform: leanObject}
+	return cache.Options{SyncPeriod: &sync, DefaultTransform: leanObject, ByObject: map[client.Object]cache.ByObject{
+		namespaceMetadata(): {Transform: labelledMetadata},
+	}}
 }
 
 // ClientOptions are the options of the manager's client: Secrets are never

@@ -145,11 +145,11 @@ func startStack() (*stack, error) {
 
 	pc := &v1alpha1.ClusterProviderConfig{
 		ObjectMeta: metav1.ObjectMeta{Name: "emulator"},
-		Spec: v1alpha1.ProviderConfigSpec{
+		Spec: v1alpha1.ClusterProviderConfigSpec{ProviderConfigSpec: v1alpha1.ProviderConfigSpec{
 			Credentials: v1alpha1.ProviderCredentials{Source: v1alpha1.CredentialsSourceNone},
 			Region:      aws.String("us-east-1"),
 			Endpoint:    &v1alpha1.EndpointOverride{URL: srv.URL},
-		},
+		}},
 	}
 	if err := cp.Client.Create(context.Background(), pc); err != nil {
 		return nil, err

@@ -161,7 +161,9 @@ type config struct {
 }
 
 // Session returns the session of a managed resource; region is its
-// spec.forProvider.region, which wins over the config's.
+// spec.forProvider.region, which wins over the config's. A resource whose
+// ClusterProviderConfig does not admit its namespace gets an error, not a
+// session (see Admit).
 func (c *Cache) Session(ctx context.Context, mg resource.ModernManaged, region *string) (*Session, error) {
 	cfg, err := c.config(ctx, mg)
 	if err != nil {
@@ -249,7 +251,12 @@ func (c *Cache) config(ctx context.Context, mg resource.ModernManaged) (*config,
 		if err := c.kube.Get(ctx, types.NamespacedName{Name: ref.Name}, pc); err != nil {
 			return nil, errors.Wrapf(err, errGetConfig, v1alpha1.ClusterProviderConfigKind, ref.Name)
 		}
-		return &config{kind: v1alpha1.ClusterProviderConfigKind, name: pc.Name, generation: pc.Generation, spec: pc.Spec}, nil
+		// A namespace the config does not admit learns nothing of it but
+		// its name, and AWS is never called for it.
+		if err := c.admit(ctx, pc.Name, pc.Spec.Namespaces, mg.GetNamespace()); err != nil {
+			return nil, err
+		}
+		return &config{kind: v1alpha1.ClusterProviderConfigKind, name: pc.Name, generation: pc.Generation, spec: pc.Spec.ProviderConfigSpec}, nil
 	default:
 		return nil, errors.Errorf(errConfigKind, ref.Kind)
 	}

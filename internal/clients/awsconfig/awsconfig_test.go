@@ -131,7 +131,7 @@ func managed(namespace, kind, name string, region *string) *streamingv1alpha1.De
 
 func clusterConfig(name, url string, spec v1alpha1.ProviderConfigSpec) *v1alpha1.ClusterProviderConfig {
 	spec.Endpoint = &v1alpha1.EndpointOverride{URL: url}
-	return &v1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: name, Generation: 1}, Spec: spec}
+	return &v1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: name, Generation: 1}, Spec: v1alpha1.ClusterProviderConfigSpec{ProviderConfigSpec: spec}}
 }
 
 func secret(namespace, name, key, value string) *corev1.Secret {

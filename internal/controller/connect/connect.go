@@ -14,9 +14,10 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package connect is the connector every kind's controller uses: it records
-// the resource's use of its provider config, then hands the kind's external
-// client a cached AWS session.
+// Package connect is the connector every kind's controller uses: it checks
+// that the resource's provider config admits its namespace, records the
+// resource's use of the config, then hands the kind's external client a
+// cached AWS session.
 package connect
 
 import (
@@ -55,10 +56,14 @@ func New[MR resource.ModernManaged](kube client.Client, sessions *awsconfig.Cach
 	}
 }
 
-// Connect tracks the config's usage before using it, so that a config in use
-// cannot be deleted, then builds the external client on the resource's
-// session.
+// Connect refuses a resource whose ClusterProviderConfig does not admit its
+// namespace, before it records any usage or calls AWS; it tracks the config's
+// usage before using it, so that a config in use cannot be deleted, then
+// builds the external client on the resource's session.
 func (c *Connector[MR]) Connect(ctx context.Context, mg MR) (managed.TypedExternalClient[MR], error) {
+	if err := c.sessions.Admit(ctx, mg); err != nil {
+		return nil, err
+	}
 	if err := c.usage.Track(ctx, mg); err != nil {
 		return nil, errors.Wrap(err, errTrackUsage)
 	}

@@ -375,11 +375,11 @@ func TestCrashStorm(t *testing.T) {
 	}
 	secrets := map[string]string{"endpoint-key": "chaos-access-key-" + strconv.FormatUint(rng.Uint64(), 36), "api-key": "sk-chaos-" + strconv.FormatUint(rng.Uint64(), 36)}
 	createSecrets(t, kube, ns, secrets)
-	pc := &v1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "default"}, Spec: v1alpha1.ProviderConfigSpec{
+	pc := &v1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "default"}, Spec: v1alpha1.ClusterProviderConfigSpec{ProviderConfigSpec: v1alpha1.ProviderConfigSpec{
 		Credentials: v1alpha1.ProviderCredentials{Source: v1alpha1.CredentialsSourceNone},
 		Region:      aws.String(region),
 		Endpoint:    &v1alpha1.EndpointOverride{URL: srv.URL},
-	}}
+	}}}
 	if err := kube.Create(ctx, pc); err != nil {
 		t.Fatal(err)
 	}

@@ -260,11 +260,11 @@ func run(b *testing.B) *figures {
 			b.Fatal(err)
 		}
 	}
-	pc := &v1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "default"}, Spec: v1alpha1.ProviderConfigSpec{
+	pc := &v1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "default"}, Spec: v1alpha1.ClusterProviderConfigSpec{ProviderConfigSpec: v1alpha1.ProviderConfigSpec{
 		Credentials: v1alpha1.ProviderCredentials{Source: v1alpha1.CredentialsSourceNone},
 		Region:      aws.String("us-east-1"),
 		Endpoint:    &v1alpha1.EndpointOverride{URL: srv.URL},
-	}}
+	}}}
 	if err := kube.Create(ctx, pc); err != nil {
 		b.Fatal(err)
 	}

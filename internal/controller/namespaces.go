@@ -1,0 +1,39 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+)
+
+// namespaceMetadata is an empty Namespace read as metadata only: the cache
+// holds Namespaces so, with nothing but their names and labels. A
+// ClusterProviderConfig's spec.namespaces.selector matches the labels
+// (internal/clients/awsconfig reads them); nothing reads a Namespace before
+// such a selector decides, so a provider without one never lists them.
+func namespaceMetadata() *metav1.PartialObjectMetadata {
+	return &metav1.PartialObjectMetadata{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Namespace"}}
+}
+
+// labelledMetadata is leanObject that keeps the labels.
+func labelledMetadata(in any) (any, error) {
+	if m, ok := in.(*metav1.PartialObjectMetadata); ok {
+		m.Annotations, m.OwnerReferences, m.Finalizers = nil, nil, nil
+	}
+	return cache.TransformStripManagedFields()(in)
+}
