@@ -28,9 +28,10 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	corev1 "k8s.io/api/core/v1"
-	kmeta "k8s.io/apimachinery/pkg/api/meta"
+	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
@@ -41,7 +42,7 @@ import (
 const (
 	errObserve = "AWS says that %s %q (%s) already exists, but it cannot be read"
 	msgHidden  = "AWS says that %s %q (%s) already exists but does not show it yet; it is looked at again shortly and taken as created once it shows"
-	errClaims  = "cannot list the objects that ask for the same AWS resource"
+	errOwner   = "cannot read the object the owner tags name"
 )
 
 // ReasonNotOwned is the reason of the Ready condition of an object refused a
@@ -62,8 +63,12 @@ type Kind[MR resource.Managed] struct {
 	// answer to a create, each "Code: message prefix", beside the codes
 	// every service uses.
 	AlreadyExists []string
-	// List is an empty list of the kind.
-	List client.ObjectList
+	// Claims are the kind's ownership claims.
+	Claims *Claims
+	// Objects reads objects of the kind from the cache.
+	Objects client.Reader
+	// New returns an empty object of the kind.
+	New func() MR
 	// PoliciesHonoured is true when spec.managementPolicies are honoured.
 	PoliciesHonoured bool
 }
@@ -83,45 +88,32 @@ type Finder interface {
 	Found() Finding
 }
 
-// Index returns the index function of IndexField: the identity an object
-// asks for, when it may change AWS.
-func (k *Kind[MR]) Index(o client.Object) []string {
-	mg, ok := o.(MR)
-	if !ok || !Writes(mg, k.PoliciesHonoured) {
-		return nil
-	}
-	if id := k.Identity(mg); id != "" {
-		return []string{id}
-	}
-	return nil
-}
-
 // Client wraps a kind's external client so that it changes and deletes only
 // what its object owns, and adopts only on request.
 type Client[MR resource.Managed] struct {
 	managed.TypedExternalClient[MR]
 	kind *Kind[MR]
-	kube client.Reader
-	// The session's account and region: objects elsewhere ask for
-	// another resource.
+	// The session's account and region: a claim is for an identity there.
 	account, region string
 
+	// claimed is true once this reconcile holds the claim for a create.
+	claimed  bool
 	adopting *tags.Service
 }
 
 // Wrap returns c, an external client working in account and region, made to
-// respect ownership; kube reads the objects of the kind from the cache.
-func Wrap[MR resource.Managed](c managed.TypedExternalClient[MR], k *Kind[MR], kube client.Reader, account, region string) *Client[MR] {
-	return &Client[MR]{TypedExternalClient: c, kind: k, kube: kube, account: account, region: region}
+// respect ownership.
+func Wrap[MR resource.Managed](c managed.TypedExternalClient[MR], k *Kind[MR], account, region string) *Client[MR] {
+	return &Client[MR]{TypedExternalClient: c, kind: k, account: account, region: region}
 }
 
-// Observe observes the resource and, when one exists that the object has no
-// record of, decides whether it may manage it. One it may not is reported
-// and left alone: the object's status is as before the look, and an object
-// being deleted is let go without deleting it.
+// Observe observes the resource and decides whether the object may manage
+// what exists; before a create, it claims the identity. One it may not
+// manage is reported and left alone: the object's status is as before the
+// look, and an object being deleted is let go without deleting it.
 func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObservation, error) {
 	if !Writes(mg, c.kind.PoliciesHonoured) {
-		// Observe-only reads without owning.
+		// Observe-only reads without owning, and claims nothing.
 		return c.TypedExternalClient.Observe(ctx, mg)
 	}
 	before := mg.DeepCopyObject().(MR) //nolint:forcetypeassert // a copy of its own type
@@ -133,8 +125,19 @@ func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObserv
 		restore(mg, before)
 		return o, err
 	}
-	if err != nil || !o.ResourceExists {
+	if err != nil {
 		return o, err
+	}
+	if !o.ResourceExists {
+		if meta.WasDeleted(mg) || !Creates(mg, c.kind.PoliciesHonoured) {
+			return o, nil
+		}
+		// The create that follows is made under the object's claim.
+		held, err := c.claim(ctx, mg, ToCreate)
+		if err != nil || held == nil {
+			return o, err
+		}
+		return managed.ExternalObservation{}, c.refuse(mg, before, Decision{Verdict: NotOwned, HeldBy: held})
 	}
 	d, err := c.decide(ctx, before)
 	if err != nil {
@@ -144,41 +147,68 @@ func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObserv
 	switch d.Verdict {
 	case Owned:
 		return o, nil
-	case Adopt:
-		if f := c.found(); f.Tags != nil {
-			// The owner tags become this object's with the update.
-			c.adopting = f.Tags
-			o.ResourceUpToDate = false
-			o.Diff = strings.TrimPrefix(o.Diff+", owner tags", ", ")
+	case Carry:
+		if d, err = c.takeFor(ctx, mg, Carried, d); err != nil || d.Verdict == Owned {
+			return o, err
 		}
-		return o, nil
+	case Adopt:
+		if d, err = c.takeFor(ctx, mg, Adopted, d); err != nil {
+			return o, err
+		}
+		if d.Verdict == Owned {
+			if f := c.found(); f.Tags != nil {
+				// The owner tags become this object's with the update.
+				c.adopting = f.Tags
+				o.ResourceUpToDate = false
+				o.Diff = strings.TrimPrefix(o.Diff+", owner tags", ", ")
+			}
+			return o, nil
+		}
 	case NotOwned:
+		if d.Holds {
+			// A claim taken for a create that did not make this
+			// resource is let go.
+			if err := c.kind.Claims.Release(ctx, c.identity(mg), mg.GetUID()); err != nil {
+				return managed.ExternalObservation{}, err
+			}
+		}
 	}
-	restore(mg, before)
 	if meta.WasDeleted(mg) {
 		// Deleting an object that does not own its resource deletes
 		// only the object.
+		restore(mg, before)
 		return managed.ExternalObservation{ResourceExists: false}, nil
 	}
-	msg := d.Message(c.kind.Words, c.kind.Identity(mg))
-	mg.SetConditions(xpv2.Condition{Type: xpv2.TypeReady, Status: corev1.ConditionFalse, Reason: ReasonNotOwned, Message: msg, LastTransitionTime: metav1.Now()})
-	return managed.ExternalObservation{}, errors.New(msg)
+	return managed.ExternalObservation{}, c.refuse(mg, before, d)
 }
 
-// Create creates the resource unless another object of the cluster holds
-// its identity. When AWS answers that it exists already, what exists is
-// looked at: the work of an earlier create of this object whose answer was
-// lost is taken as created; anything else is refused.
+// Create creates the resource under the object's claim. When AWS answers
+// that it exists already, what exists is looked at: the work of an earlier
+// create of this object whose answer was lost is taken as created; anything
+// else is refused. When AWS answers with any other error, nothing was made,
+// and the claim is let go.
 func (c *Client[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreation, error) {
-	self, others, err := c.claims(ctx, mg)
-	if err != nil {
-		return managed.ExternalCreation{}, err
-	}
-	if h, held := Holder(self, others); held {
-		return managed.ExternalCreation{}, errors.New(Decision{Verdict: NotOwned, HeldBy: &h}.Message(c.kind.Words, c.kind.Identity(mg)))
+	if !c.claimed {
+		held, err := c.claim(ctx, mg, ToCreate)
+		if err != nil {
+			return managed.ExternalCreation{}, err
+		}
+		if held != nil {
+			return managed.ExternalCreation{}, errors.New(Decision{Verdict: NotOwned, HeldBy: held}.Message(c.kind.Words, c.kind.Identity(mg)))
+		}
 	}
 	created, err := c.TypedExternalClient.Create(ctx, mg)
+	if err == nil {
+		return created, nil
+	}
 	if !awserrors.IsAlreadyExists(err, c.kind.AlreadyExists...) {
+		if awserrors.Answered(err) {
+			// AWS refused the create: what may appear later under
+			// this identity is not this object's work.
+			if rerr := c.kind.Claims.Release(ctx, c.identity(mg), mg.GetUID()); rerr != nil {
+				return created, errors.Wrap(err, rerr.Error())
+			}
+		}
 		return created, err
 	}
 	id, w := c.kind.Identity(mg), c.kind.Words
@@ -196,8 +226,14 @@ func (c *Client[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreatio
 	}
 	if d.Verdict == Owned {
 		// An earlier create of this object made it, and its answer was
-		// lost.
+		// lost: the object shows what the look found, as a look would.
+		restore(mg, probe)
 		return managed.ExternalCreation{ConnectionDetails: o.ConnectionDetails}, nil
+	}
+	if d.Holds {
+		if err := c.kind.Claims.Release(ctx, c.identity(mg), mg.GetUID()); err != nil {
+			return managed.ExternalCreation{}, err
+		}
 	}
 	return managed.ExternalCreation{}, errors.New(d.Message(w, id))
 }
@@ -213,27 +249,112 @@ func (c *Client[MR]) Update(ctx context.Context, mg MR) (managed.ExternalUpdate,
 	return c.TypedExternalClient.Update(ctx, mg)
 }
 
+// refuse restores mg to what it was before the look and says why it may not
+// manage the resource.
+func (c *Client[MR]) refuse(mg, before MR, d Decision) error {
+	restore(mg, before)
+	msg := d.Message(c.kind.Words, c.kind.Identity(mg))
+	mg.SetConditions(xpv2.Condition{Type: xpv2.TypeReady, Status: corev1.ConditionFalse, Reason: ReasonNotOwned, Message: msg, LastTransitionTime: metav1.Now()})
+	return errors.New(msg)
+}
+
+// claim claims mg's identity for purpose; it returns the object that holds
+// it when that is another.
+func (c *Client[MR]) claim(ctx context.Context, mg MR, purpose Purpose) (*Owner, error) {
+	if c.kind.Identity(mg) == "" {
+		return nil, nil
+	}
+	self := OwnerFor(c.kind.GroupKind, mg)
+	cl, err := c.kind.Claims.Take(ctx, c.identity(mg), self, mg.GetUID(), purpose)
+	if err != nil {
+		return nil, err
+	}
+	if cl.Holder != mg.GetUID() {
+		return &cl.Owner, nil
+	}
+	c.claimed = true
+	if purpose != ToCreate && cl.Purpose == ToCreate {
+		// Held for a create that did not make what exists.
+		return nil, c.kind.Claims.Repurpose(ctx, c.identity(mg), mg.GetUID(), purpose)
+	}
+	return nil, nil
+}
+
+// takeFor takes the claim for purpose; the decision becomes Owned, or
+// NotOwned when another object took it first.
+func (c *Client[MR]) takeFor(ctx context.Context, mg MR, purpose Purpose, d Decision) (Decision, error) {
+	held, err := c.claim(ctx, mg, purpose)
+	if err != nil {
+		return d, err
+	}
+	if held != nil {
+		return Decision{Verdict: NotOwned, HeldBy: held}, nil
+	}
+	d.Verdict = Owned
+	return d, nil
+}
+
+func (c *Client[MR]) identity(mg MR) Identity {
+	return Identity{Account: c.account, Region: c.region, Kind: c.kind.GroupKind, Fields: c.kind.Identity(mg)}
+}
+
 // decide decides whose the resource the last Observe found is.
 func (c *Client[MR]) decide(ctx context.Context, mg MR) (Decision, error) {
-	self, others, err := c.claims(ctx, mg)
-	if err != nil {
-		return Decision{}, err
+	var cl *Claim
+	if c.kind.Identity(mg) != "" {
+		var err error
+		if cl, err = c.kind.Claims.Get(ctx, c.identity(mg), mg.GetUID()); err != nil {
+			return Decision{}, err
+		}
 	}
-	return Decide(c.kind.GroupKind, mg, self, others, func() (Evidence, error) {
-		f := c.found()
-		ev := Evidence{Tagged: f.Tags != nil, Created: f.Created}
-		if f.Tags == nil {
-			return ev, nil
-		}
-		observed, err := f.Tags.List(ctx)
+	if cl != nil && cl.Holder != mg.GetUID() {
+		alive, err := c.kind.Claims.alive(ctx, cl)
 		if err != nil {
-			return Evidence{}, err
+			return Decision{}, err
 		}
-		if o, ok := OwnerOf(observed); ok {
-			ev.Owner = &o
+		if !alive {
+			// Its holder is gone: the claim is released, not
+			// inherited by a newcomer of the same name.
+			if err := c.kind.Claims.Release(ctx, c.identity(mg), cl.Holder); err != nil {
+				return Decision{}, err
+			}
+			cl = nil
 		}
+	}
+	f := Facts{Self: OwnerFor(c.kind.GroupKind, mg), Claim: cl, Recorded: Recorded(mg, c.kind.Metadata(mg)), Adopt: WantsToAdopt(mg)}
+	return Decide(f, func() (Evidence, error) { return c.evidence(ctx, mg) })
+}
+
+// evidence reads what AWS shows of the resource the last Observe found.
+func (c *Client[MR]) evidence(ctx context.Context, mg MR) (Evidence, error) {
+	f := c.found()
+	ev := Evidence{Tagged: f.Tags != nil, Created: f.Created}
+	if f.Tags == nil {
 		return ev, nil
-	})
+	}
+	observed, err := f.Tags.List(ctx)
+	if err != nil {
+		return Evidence{}, err
+	}
+	o, ok := OwnerOf(observed)
+	if !ok {
+		return ev, nil
+	}
+	ev.Owner = &o
+	if o.Names(OwnerFor(c.kind.GroupKind, mg)) && (o.UID == "" || o.UID == mg.GetUID()) {
+		return ev, nil
+	}
+	// Another object named by the tags: does it exist here?
+	other := c.kind.New()
+	err = c.kind.Objects.Get(ctx, types.NamespacedName{Namespace: o.Namespace, Name: o.Name}, other)
+	switch {
+	case kerrors.IsNotFound(err):
+	case err != nil:
+		return Evidence{}, errors.Wrap(err, errOwner)
+	default:
+		ev.InCluster = other.GetUID() != mg.GetUID() && (o.UID == "" || o.UID == other.GetUID()) && strings.EqualFold(o.Kind, c.kind.GroupKind.String())
+	}
+	return ev, nil
 }
 
 func (c *Client[MR]) found() Finding {
@@ -241,57 +362,6 @@ func (c *Client[MR]) found() Finding {
 		return f.Found()
 	}
 	return Finding{}
-}
-
-// claims returns mg as a claimant, and the other objects of the kind that
-// ask for the same identity and are not known to be in another account or
-// region, read from the cache's index.
-func (c *Client[MR]) claims(ctx context.Context, mg MR) (Claimant, []Claimant, error) {
-	self := c.claimant(mg)
-	id := c.kind.Identity(mg)
-	if id == "" {
-		return self, nil, nil
-	}
-	l, ok := c.kind.List.DeepCopyObject().(client.ObjectList)
-	if !ok {
-		return self, nil, errors.New(errClaims)
-	}
-	if err := c.kube.List(ctx, l, client.MatchingFields{IndexField: id}); err != nil {
-		return self, nil, errors.Wrap(err, errClaims)
-	}
-	items, err := kmeta.ExtractList(l)
-	if err != nil {
-		return self, nil, errors.Wrap(err, errClaims)
-	}
-	others := make([]Claimant, 0, len(items))
-	for _, it := range items {
-		other, ok := it.(MR)
-		if !ok || other.GetUID() == mg.GetUID() || !Writes(other, c.kind.PoliciesHonoured) || c.elsewhere(other) {
-			continue
-		}
-		others = append(others, c.claimant(other))
-	}
-	return self, others, nil
-}
-
-func (c *Client[MR]) claimant(mg MR) Claimant {
-	return Claimant{
-		UID: mg.GetUID(), Namespace: mg.GetNamespace(), Name: mg.GetName(),
-		Created: mg.GetCreationTimestamp().Time, Recorded: Recorded(mg, c.kind.Metadata(mg)),
-		Refused:  mg.GetCondition(xpv2.TypeReady).Reason == ReasonNotOwned,
-		Deleting: meta.WasDeleted(mg),
-	}
-}
-
-// elsewhere reports whether other is known to work in another account or
-// region than this client, and so asks for another resource.
-func (c *Client[MR]) elsewhere(other MR) bool {
-	md := c.kind.Metadata(other)
-	if md == nil {
-		return false
-	}
-	return (md.OwnerAccountID != "" && c.account != "" && md.OwnerAccountID != c.account) ||
-		(md.Region != "" && c.region != "" && md.Region != c.region)
 }
 
 // restore puts mg back as it was before an Observe, so that nothing read of a

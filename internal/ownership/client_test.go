@@ -19,18 +19,20 @@ package ownership
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	smithy "github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/google/go-cmp/cmp"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
@@ -46,9 +48,8 @@ type awsStream struct {
 	tags    map[string]string
 	created time.Time
 	calls   []string
-	// createErr is Create's answer; observeErr fails Observe half-way,
-	// after it marked the object Available.
-	createErr, observeErr error
+	// createErr is Create's answer.
+	createErr error
 }
 
 func (a *awsStream) Observe(_ context.Context, mg *v1alpha1.DeliveryStream) (managed.ExternalObservation, error) {
@@ -58,11 +59,7 @@ func (a *awsStream) Observe(_ context.Context, mg *v1alpha1.DeliveryStream) (man
 	}
 	// What a kind's Observe does to the object: status and late-init.
 	mg.Status.AtProvider.ACKResourceMetadata = &common.ResourceMetadata{ARN: new("arn:aws:firehose:us-east-1:000000000000:deliverystream/orders")}
-	mg.Spec.ForProvider.DeliveryStreamType = new("DirectPut")
-	if a.observeErr != nil {
-		mg.SetConditions(xpv2.Available())
-		return managed.ExternalObservation{}, a.observeErr
-	}
+	mg.SetConditions(xpv2.Available())
 	return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, nil
 }
 
@@ -99,8 +96,20 @@ func (a *awsStream) Found() Finding {
 	}}
 }
 
-func streamOwnership() *Kind[*v1alpha1.DeliveryStream] {
-	return &Kind[*v1alpha1.DeliveryStream]{
+// cluster is a fake API server holding objs, and the stream kind's ownership
+// on it.
+func cluster(t *testing.T, objs ...client.Object) (client.Client, *Kind[*v1alpha1.DeliveryStream]) {
+	t.Helper()
+	s := runtime.NewScheme()
+	if err := v1alpha1.SchemeBuilder.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	if err := clientgoscheme.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	kube := fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).Build()
+	newStream := func() *v1alpha1.DeliveryStream { return &v1alpha1.DeliveryStream{} }
+	return kube, &Kind[*v1alpha1.DeliveryStream]{
 		GroupKind: streamKind,
 		Words:     Words{Noun: "delivery stream", Field: "spec.forProvider.deliveryStreamName", Another: "another name"},
 		Identity:  func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
@@ -108,7 +117,9 @@ func streamOwnership() *Kind[*v1alpha1.DeliveryStream] {
 			return mg.Status.AtProvider.ACKResourceMetadata
 		},
 		AlreadyExists:    []string{"ResourceInUseException: already exists"},
-		List:             &v1alpha1.DeliveryStreamList{},
+		Claims:           NewClaims("provider", streamKind, func() client.Object { return newStream() }, kube, kube, kube),
+		Objects:          kube,
+		New:              newStream,
 		PoliciesHonoured: true,
 	}
 }
@@ -116,120 +127,160 @@ func streamOwnership() *Kind[*v1alpha1.DeliveryStream] {
 func named(ns, name string, opts ...func(*v1alpha1.DeliveryStream)) *v1alpha1.DeliveryStream {
 	mg := stream(ns, name, opts...)
 	mg.Spec.ForProvider.DeliveryStreamName = "orders"
-	mg.CreationTimestamp = metav1.NewTime(t0)
 	return mg
 }
 
-func cluster(t *testing.T, k *Kind[*v1alpha1.DeliveryStream], objs ...client.Object) client.Client {
+var ordersID = Identity{Account: "000000000000", Region: "us-east-1", Kind: streamKind, Fields: "orders"}
+
+// holder is who holds the claim of "orders"; "" when no one does.
+func holder(t *testing.T, kube client.Client) string {
 	t.Helper()
-	s := runtime.NewScheme()
-	if err := v1alpha1.SchemeBuilder.AddToScheme(s); err != nil {
+	l := &coordinationv1.Lease{}
+	err := kube.Get(context.Background(), client.ObjectKey{Namespace: "provider", Name: claimName(ordersID)}, l)
+	if err != nil {
+		return ""
+	}
+	return l.Labels[LabelHolder]
+}
+
+func claimFor(t *testing.T, kube client.Client, mg *v1alpha1.DeliveryStream, p Purpose) {
+	t.Helper()
+	c := NewClaims("provider", streamKind, func() client.Object { return &v1alpha1.DeliveryStream{} }, kube, kube, kube)
+	if _, err := c.Take(context.Background(), ordersID, OwnerFor(streamKind, mg), mg.GetUID(), p); err != nil {
 		t.Fatal(err)
 	}
-	return fake.NewClientBuilder().WithScheme(s).WithIndex(&v1alpha1.DeliveryStream{}, IndexField, k.Index).WithObjects(objs...).Build()
 }
 
 func TestClientObserve(t *testing.T) {
-	teamAOwner := named("team-a", "orders", func(mg *v1alpha1.DeliveryStream) { meta.SetExternalCreateSucceeded(mg, t0) })
 	observeOnly := func(mg *v1alpha1.DeliveryStream) {
 		mg.SetManagementPolicies(xpv2.ManagementPolicies{xpv2.ManagementActionObserve})
 	}
+	recorded := func(mg *v1alpha1.DeliveryStream) { meta.SetExternalCreateSucceeded(mg, t0) }
+	teamA := named("team-a", "orders")
+	tagsOf := func(mg *v1alpha1.DeliveryStream) map[string]string { return OwnerTags(streamKind, mg) }
+	oldTagsOf := func(mg *v1alpha1.DeliveryStream) map[string]string {
+		t := OwnerTags(streamKind, mg)
+		delete(t, TagKeyUID)
+		return t
+	}
+
 	type want struct {
-		exists, upToDate bool
-		err              string
-		calls            []string
-		ready            xpv2.ConditionReason
-		arn              bool // the object shows an ARN afterwards
+		err      string // a part of the error; "" for none
+		exists   bool
+		holder   string
+		calls    []string
+		notOwned bool
 	}
 	cases := map[string]struct {
-		mg     *v1alpha1.DeliveryStream
-		others []client.Object
-		aws    *awsStream
-		want   want
+		reason string
+		self   *v1alpha1.DeliveryStream
+		// objects are in the cluster beside self; claimedBy holds the
+		// claim of "orders" for purpose, when set.
+		objects   []client.Object
+		claimedBy *v1alpha1.DeliveryStream
+		purpose   Purpose
+		aws       *awsStream
+		want      want
 	}{
-		"NothingInAWS": {mg: named("team-b", "orders"), aws: &awsStream{},
-			want: want{calls: []string{"Observe"}}},
-		"HeldByAnotherObjectRefusedWithoutReadingTags": {mg: named("team-b", "orders"), others: []client.Object{teamAOwner}, aws: &awsStream{exists: true},
-			want: want{err: "managed by team-a/orders of this cluster", calls: []string{"Observe"}, ready: ReasonNotOwned}},
-		"HeldByAnObserveOnlyObjectIsNotHeld": {mg: named("team-b", "orders", adopting), others: []client.Object{named("team-a", "orders", observeOnly, func(mg *v1alpha1.DeliveryStream) {
-			meta.SetExternalCreateSucceeded(mg, t0)
-		})}, aws: &awsStream{exists: true, tags: map[string]string{}},
-			want: want{exists: true, calls: []string{"Observe", "ListTags"}, arn: true}},
-		"ObserveOnlyReadsWithoutOwning": {mg: named("team-b", "orders", observeOnly), others: []client.Object{teamAOwner}, aws: &awsStream{exists: true},
-			want: want{exists: true, upToDate: true, calls: []string{"Observe"}, arn: true}},
-		"ARefusedObjectBeingDeletedIsLetGo": {mg: named("team-b", "orders", func(mg *v1alpha1.DeliveryStream) {
-			mg.SetDeletionTimestamp(&metav1.Time{Time: t0})
-		}), others: []client.Object{teamAOwner}, aws: &awsStream{exists: true},
-			want: want{calls: []string{"Observe"}}},
-		"OwnTagsAfterALostCreate": {mg: named("team-b", "orders", func(mg *v1alpha1.DeliveryStream) { meta.SetExternalCreatePending(mg, t0) }),
-			aws:  &awsStream{exists: true, tags: OwnerTags(streamKind, named("team-b", "orders"))},
-			want: want{exists: true, upToDate: true, calls: []string{"Observe", "ListTags"}, arn: true}},
-		"AdoptionNeedsAnUpdateForTheOwnerTags": {mg: named("team-b", "orders", adopting), aws: &awsStream{exists: true, tags: map[string]string{"team": "x"}},
-			want: want{exists: true, calls: []string{"Observe", "ListTags"}, arn: true}},
-		"MadeOutsideRefused": {mg: named("team-b", "orders"), aws: &awsStream{exists: true, tags: map[string]string{}},
-			want: want{err: "made outside this cluster", calls: []string{"Observe", "ListTags"}, ready: ReasonNotOwned}},
+		"NothingYetClaimsForTheCreate": {
+			reason: "A look that finds nothing claims the identity for the create that follows.",
+			self:   named("team-b", "orders"), aws: &awsStream{},
+			want: want{holder: "uid-team-b-orders", calls: []string{"Observe"}},
+		},
+		"NothingYetHeldByAnother": {
+			reason: "Another object holds the identity: refused before any create, naming it.",
+			self:   named("team-b", "orders"), objects: []client.Object{teamA}, claimedBy: teamA, purpose: ToCreate, aws: &awsStream{},
+			want: want{err: "belongs to team-a/orders of this cluster", holder: "uid-team-a-orders", calls: []string{"Observe"}, notOwned: true},
+		},
+		"NothingYetHeldByAGoneObject": {
+			reason: "A claim whose holder is gone is released, not inherited by a newcomer of the same name.",
+			self:   named("team-a", "orders"), claimedBy: named("team-a", "orders", func(mg *v1alpha1.DeliveryStream) { mg.UID = "uid-of-a-gone-object" }), purpose: ToCreate, aws: &awsStream{},
+			want: want{holder: "uid-team-a-orders", calls: []string{"Observe"}},
+		},
+		"ObserveOnlyClaimsNothing": {
+			reason: "Observe-only objects read without owning.",
+			self:   named("team-b", "orders", observeOnly), aws: &awsStream{},
+			want: want{calls: []string{"Observe"}},
+		},
+		"ForgedRecord": {
+			reason: "A create-succeeded record its tenant wrote does not take what another object holds.",
+			self:   named("team-b", "orders", recorded), objects: []client.Object{teamA}, claimedBy: teamA, purpose: ToCreate,
+			aws:  &awsStream{exists: true, tags: tagsOf(teamA)},
+			want: want{err: "belongs to team-a/orders of this cluster", holder: "uid-team-a-orders", calls: []string{"Observe"}, notOwned: true},
+		},
+		"HeldAndRecorded": {
+			reason: "Its claim and its record: owned, with no tag read.",
+			self:   named("team-a", "orders", recorded), claimedBy: teamA, purpose: ToCreate,
+			aws:  &awsStream{exists: true, tags: tagsOf(teamA)},
+			want: want{exists: true, holder: "uid-team-a-orders", calls: []string{"Observe"}},
+		},
+		"LostAnswer": {
+			reason: "Held for a create, no record, and the owner tags name its UID: its create's work.",
+			self:   named("team-a", "orders"), claimedBy: teamA, purpose: ToCreate,
+			aws:  &awsStream{exists: true, tags: tagsOf(teamA)},
+			want: want{exists: true, holder: "uid-team-a-orders", calls: []string{"Observe", "ListTags"}},
+		},
+		"TagsOfAnEarlierObjectOfTheSameName": {
+			reason: "The tags name the same namespace and name with another UID: made elsewhere; the claim is let go.",
+			self:   named("team-a", "orders"), claimedBy: teamA, purpose: ToCreate,
+			aws: &awsStream{exists: true, tags: tagsOf(named("team-a", "orders", func(mg *v1alpha1.DeliveryStream) { mg.UID = "earlier" }))},
+			want: want{err: "of another cluster or by an earlier object of that name", calls: []string{"Observe", "ListTags"}, notOwned: true},
+		},
+		"CarriedOver": {
+			reason: "Made by a release without claims: recorded, tagged by it without a UID; it takes the claim, writing nothing to AWS.",
+			self:   named("team-a", "orders", recorded),
+			aws:    &awsStream{exists: true, tags: oldTagsOf(teamA)},
+			want:   want{exists: true, holder: "uid-team-a-orders", calls: []string{"Observe", "ListTags"}},
+		},
+		"MadeOutside": {
+			reason: "Made outside the cluster: refused, and nothing claimed.",
+			self:   named("team-a", "orders"),
+			aws:    &awsStream{exists: true, tags: map[string]string{}},
+			want:   want{err: "made outside this cluster", calls: []string{"Observe", "ListTags"}, notOwned: true},
+		},
+		"Adopted": {
+			reason: "Made outside, adoption asked: claimed for the adoption, and the owner tags set with the update.",
+			self:   named("team-b", "orders", adopting),
+			aws:    &awsStream{exists: true, tags: map[string]string{}},
+			want:   want{exists: true, holder: "uid-team-b-orders", calls: []string{"Observe", "ListTags"}},
+		},
+		"AdoptionOfWhatAnObjectHereMade": {
+			reason: "The tags name an object of this cluster (made before claims): not adopted.",
+			self:   named("team-b", "orders", adopting), objects: []client.Object{teamA},
+			aws:  &awsStream{exists: true, tags: oldTagsOf(teamA)},
+			want: want{err: "cannot adopt it while that object exists", calls: []string{"Observe", "ListTags"}, notOwned: true},
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			k := streamOwnership()
-			c := Wrap(tc.aws, k, cluster(t, k, tc.others...), "000000000000", "us-east-1")
-			mg := tc.mg.DeepCopy()
-			before := mg.DeepCopy()
+			kube, k := cluster(t, append(tc.objects, tc.self)...)
+			if tc.claimedBy != nil {
+				claimFor(t, kube, tc.claimedBy, tc.purpose)
+			}
+			c := Wrap(managed.TypedExternalClient[*v1alpha1.DeliveryStream](tc.aws), k, ordersID.Account, ordersID.Region)
+			mg := tc.self.DeepCopy()
 			o, err := c.Observe(context.Background(), mg)
-			got := want{exists: o.ResourceExists, upToDate: o.ResourceUpToDate, calls: tc.aws.calls, ready: mg.GetCondition(xpv2.TypeReady).Reason,
-				arn: mg.Status.AtProvider.ACKResourceMetadata != nil}
+			got := want{exists: o.ResourceExists, holder: holder(t, kube), calls: tc.aws.calls, notOwned: mg.GetCondition(xpv2.TypeReady).Reason == ReasonNotOwned}
 			if err != nil {
 				got.err = tc.want.err
-				if !strings.Contains(err.Error(), tc.want.err) {
+				if !strings.Contains(err.Error(), tc.want.err) || tc.want.err == "" {
 					got.err = err.Error()
 				}
 			}
 			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
-				t.Errorf("-want, +got:\n%s", diff)
+				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
 			}
-			if tc.want.err != "" || (!tc.want.exists && tc.aws.exists) {
-				// Nothing read of a resource the object does not own is
-				// kept: neither the ARN nor a late-initialized value.
-				mg.Status.Conditions = before.Status.Conditions
-				if diff := cmp.Diff(before, mg); diff != "" {
-					t.Errorf("a refused object kept what was read: -before, +after:\n%s", diff)
-				}
-			}
-		})
-	}
-}
-
-// A look that fails half-way at a resource the object has no record of keeps
-// nothing it read: not a Ready condition set before the failure (the crash
-// storm saw a refused object Ready after a throttled tag read).
-func TestClientAFailedLookKeepsNothingWithoutARecord(t *testing.T) {
-	k := streamOwnership()
-	for name, tc := range map[string]struct {
-		mg    *v1alpha1.DeliveryStream
-		ready bool
-	}{
-		"NoRecord": {mg: named("team-b", "orders"), ready: false},
-		"Created":  {mg: named("team-a", "orders", func(mg *v1alpha1.DeliveryStream) { meta.SetExternalCreateSucceeded(mg, t0) }), ready: true},
-	} {
-		t.Run(name, func(t *testing.T) {
-			c := Wrap(&awsStream{exists: true, observeErr: errors.New("ThrottlingException")}, k, cluster(t, k), "000000000000", "us-east-1")
-			mg := tc.mg.DeepCopy()
-			if _, err := c.Observe(context.Background(), mg); err == nil {
-				t.Fatal("the failed look succeeded")
-			}
-			if got := mg.GetCondition(xpv2.TypeReady).Status == corev1.ConditionTrue; got != tc.ready {
-				t.Errorf("Ready after a failed look: got %v, want %v", got, tc.ready)
+			if got.notOwned && mg.Status.AtProvider.ACKResourceMetadata != nil {
+				t.Errorf("a refused object keeps what the look read: %+v", mg.Status.AtProvider.ACKResourceMetadata)
 			}
 		})
 	}
 }
 
 func TestClientUpdateSetsTheOwnerTagsOfAnAdoption(t *testing.T) {
-	k := streamOwnership()
-	a := &awsStream{exists: true, tags: map[string]string{
-		"crossplane-kind": "deliverystream.streaming.services.k8s.aws", "crossplane-namespace": "team-a", "crossplane-name": "orders", "team": "x",
-	}}
-	c := Wrap(a, k, cluster(t, k), "000000000000", "us-east-1")
+	kube, k := cluster(t)
+	aws := &awsStream{exists: true, tags: map[string]string{"team": "outside"}}
+	c := Wrap(managed.TypedExternalClient[*v1alpha1.DeliveryStream](aws), k, ordersID.Account, ordersID.Region)
 	mg := named("team-b", "orders", adopting)
 	if _, err := c.Observe(context.Background(), mg); err != nil {
 		t.Fatal(err)
@@ -237,63 +288,72 @@ func TestClientUpdateSetsTheOwnerTagsOfAnAdoption(t *testing.T) {
 	if _, err := c.Update(context.Background(), mg); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{"Observe", "ListTags", "Tag", "Update"}, a.calls); diff != "" {
-		t.Errorf("calls -want, +got:\n%s", diff)
+	if o, ok := OwnerOf(aws.tags); !ok || o.UID != mg.UID {
+		t.Errorf("the adopted stream's owner tags: %v", aws.tags)
 	}
-	if o, ok := OwnerOf(a.tags); !ok || !o.Is(streamKind, mg) || a.tags["team"] != "x" {
-		t.Errorf("after adoption the tags are %v", a.tags)
+	if got := holder(t, kube); got != string(mg.UID) {
+		t.Errorf("claim held by %q", got)
 	}
 }
 
+// answered is an error AWS answered with.
+func answered(code int) error {
+	return &smithy.OperationError{ServiceID: "Firehose", OperationName: "CreateDeliveryStream", Err: &smithyhttp.ResponseError{
+		Response: &smithyhttp.Response{Response: &http.Response{StatusCode: code}}, Err: &smithy.GenericAPIError{Code: "ServiceUnavailableException"},
+	}}
+}
+
 func TestClientCreate(t *testing.T) {
-	alreadyExists := &smithy.GenericAPIError{Code: "ResourceInUseException", Message: "Firehose orders under account 000000000000 already exists."}
-	teamAOwner := named("team-a", "orders", func(mg *v1alpha1.DeliveryStream) { meta.SetExternalCreateSucceeded(mg, t0) })
+	teamA := named("team-a", "orders")
 	cases := map[string]struct {
-		others []client.Object
-		aws    *awsStream
-		err    string
-		calls  []string
+		reason    string
+		claimedBy *v1alpha1.DeliveryStream
+		aws       *awsStream
+		wantErr   string
+		holder    string
 	}{
-		"Created":                     {aws: &awsStream{}, calls: []string{"Create"}},
-		"HeldByAnotherIsNeverCreated": {others: []client.Object{teamAOwner}, aws: &awsStream{}, err: "managed by team-a/orders", calls: nil},
-		"AlreadyExistsOwnLostCreate": {aws: &awsStream{exists: true, createErr: alreadyExists, tags: OwnerTags(streamKind, named("team-b", "orders"))},
-			calls: []string{"Create", "Observe", "ListTags"}},
-		"AlreadyExistsSomeoneElses": {aws: &awsStream{exists: true, createErr: alreadyExists, tags: OwnerTags(streamKind, named("team-c", "orders"))},
-			err: "created by team-c/orders (its crossplane-namespace and crossplane-name tags)", calls: []string{"Create", "Observe", "ListTags"}},
-		"AlreadyExistsButHidden": {aws: &awsStream{createErr: alreadyExists}, err: "does not show it yet", calls: []string{"Create", "Observe"}},
-		"OtherErrorsPassThrough": {aws: &awsStream{createErr: errors.New("boom")}, err: "boom", calls: []string{"Create"}},
+		"Created": {
+			reason: "The create is made under the object's claim, which it keeps.",
+			aws:    &awsStream{}, holder: "uid-team-b-orders",
+		},
+		"RefusedByAWS": {
+			reason: "A create AWS answered with an error made nothing: the claim is let go, so that nothing appearing later is taken for its work.",
+			aws:    &awsStream{createErr: answered(http.StatusInternalServerError)}, wantErr: "ServiceUnavailableException",
+		},
+		"AnswerLost": {
+			reason: "A create whose answer was lost may have made the resource: the claim is kept.",
+			aws:    &awsStream{createErr: errors.New("connection reset by peer")}, wantErr: "connection reset", holder: "uid-team-b-orders",
+		},
+		"HeldByAnother": {
+			reason:    "Another object holds the identity: no create.",
+			claimedBy: teamA, aws: &awsStream{}, wantErr: "belongs to team-a/orders", holder: "uid-team-a-orders",
+		},
+		"AlreadyExistsMadeElsewhere": {
+			reason: "AWS has it, tagged by another object: refused, and the claim let go.",
+			aws: &awsStream{exists: true, tags: OwnerTags(streamKind, named("team-x", "orders")),
+				createErr: &smithy.GenericAPIError{Code: "ResourceInUseException", Message: "already exists"}},
+			wantErr: "created by team-x/orders",
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			k := streamOwnership()
-			c := Wrap(tc.aws, k, cluster(t, k, tc.others...), "000000000000", "us-east-1")
-			mg := named("team-b", "orders", func(mg *v1alpha1.DeliveryStream) { meta.SetExternalCreatePending(mg, t0) })
-			_, err := c.Create(context.Background(), mg)
+			kube, k := cluster(t, teamA)
+			if tc.claimedBy != nil {
+				claimFor(t, kube, tc.claimedBy, ToCreate)
+			}
+			c := Wrap(managed.TypedExternalClient[*v1alpha1.DeliveryStream](tc.aws), k, ordersID.Account, ordersID.Region)
+			_, err := c.Create(context.Background(), named("team-b", "orders"))
 			gotErr := ""
 			if err != nil {
 				gotErr = err.Error()
 			}
-			if (tc.err == "") != (gotErr == "") || !strings.Contains(gotErr, tc.err) {
-				t.Errorf("error: want %q in %q", tc.err, gotErr)
+			if (tc.wantErr == "") != (gotErr == "") || !strings.Contains(gotErr, tc.wantErr) {
+				t.Errorf("%s\nerror %q, want one saying %q", tc.reason, gotErr, tc.wantErr)
 			}
-			if diff := cmp.Diff(tc.calls, tc.aws.calls); diff != "" {
-				t.Errorf("calls -want, +got:\n%s", diff)
+			if got := holder(t, kube); got != tc.holder {
+				t.Errorf("%s\nclaim held by %q, want %q", tc.reason, got, tc.holder)
 			}
 		})
 	}
 }
 
-func TestIndexSkipsObserveOnlyObjects(t *testing.T) {
-	k := streamOwnership()
-	if got := k.Index(named("team-a", "orders")); !cmp.Equal(got, []string{"orders"}) {
-		t.Errorf("index of a managing object: %v", got)
-	}
-	ro := named("team-a", "orders")
-	ro.SetManagementPolicies(xpv2.ManagementPolicies{xpv2.ManagementActionObserve})
-	if got := k.Index(ro); got != nil {
-		t.Errorf("index of an observe-only object: %v", got)
-	}
-	if got := k.Index(&corev1.Secret{}); got != nil {
-		t.Errorf("index of another kind: %v", got)
-	}
-}

@@ -16,18 +16,17 @@ limitations under the License.
 
 // Package ownership decides whether an AWS resource is a managed resource's
 // own to change and delete. Many teams share one cluster and one AWS
-// account: two objects that ask for the same AWS name must not both manage
-// it, and a resource made outside the cluster is managed only when its user
-// asks to adopt it.
+// account: two objects that ask for the same AWS identity must not both
+// manage it, and a resource made outside the cluster is managed only when
+// its user asks to adopt it.
 //
-// An object owns a resource when it created it (crossplane-runtime's
-// create-succeeded record, or, after a create whose answer was lost, the
-// owner tags the create carried or a creation after its create-pending
-// record), or when it adopted it on its user's explicit request
-// (AnnotationAdoptionPolicy). Once owned, the resource's ARN in the object's
-// status is the record. No two objects of a kind in the cluster own the same
-// AWS identity: an index over the objects the provider watches tells who
-// else asks for it, without a call to the API server.
+// Ownership is decided by a claim only the provider writes (claims.go): an
+// object owns a resource when it holds the claim of the resource's identity
+// and either its create made the resource (the owner tags that create
+// carried name the object's UID; for a kind AWS cannot tag, AWS made it
+// after the claim), or its user adopted it. Nothing a tenant writes to their
+// own object (annotations, status) makes it an owner of what another object
+// holds, and a create that failed proves nothing.
 package ownership
 
 import (
@@ -53,25 +52,23 @@ const (
 	// adopts.
 	AdoptionPolicyAdopt = "adopt"
 
-	// IndexField indexes the objects of a kind by the AWS identity they ask
-	// for.
-	IndexField = "ownership.services.k8s.aws/identity"
-
-	// CreationMargin is how long before an object's create-pending record
-	// a resource of a kind without tags may have been created and still be
-	// taken for the work of that object's create: the record is written by
-	// the provider's clock and the creation time by AWS's, and a create
-	// repeated after a lost answer moves the record past the first call.
-	CreationMargin = 5 * time.Minute
 )
 
-// The owner tags are crossplane-runtime's external tags; these three say
-// which object they name.
+// TagKeyUID is the owner tag that names the object's UID: kind, namespace
+// and name are shared by an object of another cluster and by an earlier
+// object of the same name; the UID is not.
+const TagKeyUID = "crossplane-uid"
+
+// OwnerTagCount is how many tags the owner tags take of AWS's 50.
+const OwnerTagCount = 6
+
+// The owner tags are crossplane-runtime's external tags and the UID; these
+// three say which object they name.
 var ownerKeys = []string{resource.ExternalResourceTagKeyKind, resource.ExternalResourceTagKeyNamespace, resource.ExternalResourceTagKeyName}
 
 // OwnerTags returns the tags that mark an AWS resource as mg's, an object of
 // kind gk: crossplane-runtime's external tags (kind, namespace, name,
-// provider config).
+// provider config) and its UID.
 func OwnerTags(gk schema.GroupKind, mg resource.Managed) map[string]string {
 	// The object read from a cache may not carry its kind.
 	typed, ok := mg.DeepCopyObject().(resource.Managed)
@@ -79,7 +76,11 @@ func OwnerTags(gk schema.GroupKind, mg resource.Managed) map[string]string {
 		return nil
 	}
 	typed.GetObjectKind().SetGroupVersionKind(gk.WithVersion(""))
-	return resource.GetExternalTags(typed)
+	t := resource.GetExternalTags(typed)
+	if uid := mg.GetUID(); uid != "" {
+		t[TagKeyUID] = string(uid)
+	}
+	return t
 }
 
 // IsOwnerTag reports whether a tag key is one of the owner tags, which are
@@ -88,9 +89,11 @@ func IsOwnerTag(key string) bool {
 	return strings.HasPrefix(key, "crossplane-")
 }
 
-// An Owner is the object that owner tags name.
+// An Owner is the object that owner tags or a claim name; UID is empty in
+// the tags of a release that did not tag it.
 type Owner struct {
 	Kind, Namespace, Name string
+	UID                   types.UID
 }
 
 func (o Owner) String() string { return o.Namespace + "/" + o.Name }
@@ -102,17 +105,28 @@ func OwnerOf(tags map[string]string) (Owner, bool) {
 			return Owner{}, false
 		}
 	}
-	return Owner{Kind: tags[resource.ExternalResourceTagKeyKind], Namespace: tags[resource.ExternalResourceTagKeyNamespace], Name: tags[resource.ExternalResourceTagKeyName]}, true
+	return Owner{Kind: tags[resource.ExternalResourceTagKeyKind], Namespace: tags[resource.ExternalResourceTagKeyNamespace], Name: tags[resource.ExternalResourceTagKeyName], UID: types.UID(tags[TagKeyUID])}, true
 }
 
-// Is reports whether o names mg, an object of kind gk.
-func (o Owner) Is(gk schema.GroupKind, mg resource.Managed) bool {
-	return strings.EqualFold(o.Kind, gk.String()) && o.Namespace == mg.GetNamespace() && o.Name == mg.GetName()
+// OwnerFor returns mg, an object of kind gk, as an Owner.
+func OwnerFor(gk schema.GroupKind, mg resource.Managed) Owner {
+	return Owner{Kind: strings.ToLower(gk.String()), Namespace: mg.GetNamespace(), Name: mg.GetName(), UID: mg.GetUID()}
+}
+
+// Names reports whether o names the object self by kind, namespace and
+// name.
+func (o Owner) Names(self Owner) bool {
+	return strings.EqualFold(o.Kind, self.Kind) && o.Namespace == self.Namespace && o.Name == self.Name
 }
 
 // WantsToAdopt reports whether mg's user asked to adopt an existing resource.
 func WantsToAdopt(mg resource.Managed) bool {
 	return mg.GetAnnotations()[AnnotationAdoptionPolicy] == AdoptionPolicyAdopt
+}
+
+// Creates reports whether mg may create its resource.
+func Creates(mg resource.Managed, policiesHonoured bool) bool {
+	return managed.NewManagementPoliciesResolver(policiesHonoured, mg.GetManagementPolicies()).ShouldCreate()
 }
 
 // Writes reports whether mg may change AWS: an object whose management
@@ -124,64 +138,50 @@ func Writes(mg resource.Managed, policiesHonoured bool) bool {
 
 // Recorded reports whether mg's own records say it owns its resource: it
 // created it (crossplane-runtime's create-succeeded annotation), or an
-// earlier reconcile verified it and showed its ARN.
+// earlier reconcile verified it and showed its ARN. Tenants can write these
+// records: they count only beside a claim the object holds, or, for an
+// object made before the provider kept claims, beside owner tags that name
+// it.
 func Recorded(mg resource.Managed, md *common.ResourceMetadata) bool {
 	return !meta.GetExternalCreateSucceeded(mg).IsZero() || (md != nil && md.ARN != nil)
 }
 
-// A Claimant is another object of the kind that asks for the same AWS
-// identity.
-type Claimant struct {
-	UID       types.UID
-	Namespace string
-	Name      string
-	Created   time.Time
-	// Recorded is true when its records say it owns the resource.
-	Recorded bool
-	// Refused is true when it was told it does not own the resource;
-	// Deleting when it is being deleted.
-	Refused, Deleting bool
-}
-
-func (c Claimant) String() string { return c.Namespace + "/" + c.Name }
-
-// olderThan orders claimants by age, then by name, so that two objects agree
-// on which came first.
-func (c Claimant) olderThan(o Claimant) bool {
-	if !c.Created.Equal(o.Created) {
-		return c.Created.Before(o.Created)
-	}
-	return c.String() < o.String()
-}
-
-// Holder returns the claimant that holds the identity against self: one
-// whose records say it owns it (unless self's do too and self is older), or,
-// while self has no record, an older one that asks for it and was not
-// refused: the first to ask creates, whichever create reaches AWS first.
-func Holder(self Claimant, others []Claimant) (Claimant, bool) {
-	for _, o := range others {
-		if o.UID == self.UID {
-			continue
-		}
-		switch {
-		case o.Recorded && (!self.Recorded || !self.olderThan(o)):
-			return o, true
-		case !o.Recorded && !self.Recorded && !o.Refused && !o.Deleting && o.olderThan(self):
-			return o, true
-		}
-	}
-	return Claimant{}, false
-}
-
-// Evidence is what AWS shows of a resource this object has no record of.
+// Evidence is what AWS shows of a resource, for telling who made it.
 type Evidence struct {
 	// Tagged is true for the kinds AWS can tag; Owner is the object their
-	// owner tags name, if any.
-	Tagged bool
-	Owner  *Owner
+	// owner tags name, if any, and InCluster is true when that object
+	// is another object that exists in this cluster.
+	Tagged    bool
+	Owner     *Owner
+	InCluster bool
 	// Created is when AWS made the resource; zero when AWS does not say.
 	Created time.Time
 }
+
+// madeBy reports whether the evidence shows that self's create, made under
+// a claim taken at since, made the resource: its owner tags name self's UID,
+// or, for a kind AWS cannot tag, AWS made it after the claim.
+func (ev Evidence) madeBy(self Owner, since time.Time) bool {
+	if ev.Tagged {
+		return ev.Owner != nil && ev.Owner.UID == self.UID && ev.Owner.Names(self)
+	}
+	return ev.Created.IsZero() || !ev.Created.Before(since.Add(-ClockSkew))
+}
+
+// carriedBy reports whether the evidence agrees with the records of self,
+// an object made before the provider kept claims: its owner tags name self
+// (without a UID, as that release tagged).
+func (ev Evidence) carriedBy(self Owner) bool {
+	if ev.Tagged {
+		return ev.Owner != nil && ev.Owner.Names(self) && (ev.Owner.UID == "" || ev.Owner.UID == self.UID)
+	}
+	return true
+}
+
+// ClockSkew is how much earlier than its claim AWS may date a resource that
+// the claim's holder created: the claim is dated by the API server's clock
+// and the creation by AWS's.
+const ClockSkew = time.Minute
 
 // A Verdict is whether an object may manage the resource AWS has under its
 // identity.
@@ -189,10 +189,15 @@ type Verdict int
 
 // Verdicts.
 const (
-	// Owned: the object made it, or adopted it before.
+	// Owned: the object holds the claim, and made or adopted the resource.
 	Owned Verdict = iota
-	// Adopt: the object's user asks to adopt it and nothing else holds it.
+	// Adopt: the object's user asks to adopt it and nothing else holds it;
+	// the object takes the claim.
 	Adopt
+	// Carry: the object made it under a release without claims (its
+	// records and owner tags say so) and nothing holds it; the object
+	// takes the claim.
+	Carry
 	// NotOwned: the object must not touch it.
 	NotOwned
 )
@@ -200,52 +205,50 @@ const (
 // A Decision is a verdict with who holds the resource, for the message.
 type Decision struct {
 	Verdict Verdict
-	// HeldBy is the claimant of the cluster that holds it, if any.
-	HeldBy *Claimant
-	// TaggedBy is the object the owner tags name, if any; InCluster is
-	// true when that object asks for the same identity in this cluster.
-	TaggedBy  *Owner
-	InCluster bool
+	// HeldBy is the object of the cluster whose claim holds it, if any.
+	HeldBy *Owner
+	// Evidence is what AWS showed, when it was read.
+	Evidence Evidence
+	// Holds is true when the object holds the identity's claim.
+	Holds bool
 }
 
-// Decide says whether self, an object of kind gk, may manage the resource AWS
-// has under its identity. others are the other objects of the kind that ask
-// for the same identity (in the same account and region, or not known to be
-// elsewhere); evidence is what AWS shows, read only when self has no record.
-func Decide(gk schema.GroupKind, mg resource.Managed, self Claimant, others []Claimant, evidence func() (Evidence, error)) (Decision, error) {
-	if h, ok := Holder(self, others); ok {
-		return Decision{Verdict: NotOwned, HeldBy: &h}, nil
+// Facts are what a decision is made from.
+type Facts struct {
+	Self Owner
+	// Claim is the identity's claim; nil when none.
+	Claim *Claim
+	// Recorded is true when the object's own records say it owns the
+	// resource (Recorded).
+	Recorded bool
+	// Adopt is true when the object's user asked to adopt.
+	Adopt bool
+}
+
+// Decide says whether the object of f may manage the resource AWS has under
+// its identity; evidence reads what AWS shows of it, only when needed.
+func Decide(f Facts, evidence func() (Evidence, error)) (Decision, error) {
+	if f.Claim != nil && f.Claim.Holder != f.Self.UID {
+		return Decision{Verdict: NotOwned, HeldBy: &f.Claim.Owner}, nil
 	}
-	if self.Recorded {
-		return Decision{Verdict: Owned}, nil
+	holds := f.Claim != nil
+	if holds && (f.Claim.Purpose != ToCreate || f.Recorded) {
+		return Decision{Verdict: Owned, Holds: true}, nil
 	}
 	ev, err := evidence()
 	if err != nil {
 		return Decision{}, err
 	}
-	pending := meta.GetExternalCreatePending(mg)
 	switch {
-	case ev.Owner != nil && ev.Owner.Is(gk, mg):
-		// Its own create's tags: that create's answer was lost.
-		return Decision{Verdict: Owned}, nil
-	case !ev.Tagged && !pending.IsZero() && (ev.Created.IsZero() || !ev.Created.Before(pending.Add(-CreationMargin))):
-		// A kind without tags: the resource appeared once this object
-		// had begun to create it (the first look, before the create,
-		// did not find it, or the create would not have been made).
-		return Decision{Verdict: Owned}, nil
+	case holds && ev.madeBy(f.Self, f.Claim.Since):
+		// Its own create's work, whose answer was lost.
+		return Decision{Verdict: Owned, Evidence: ev, Holds: true}, nil
+	case !holds && f.Recorded && ev.carriedBy(f.Self):
+		return Decision{Verdict: Carry, Evidence: ev}, nil
+	case f.Adopt && !ev.InCluster:
+		return Decision{Verdict: Adopt, Evidence: ev, Holds: holds}, nil
 	}
-	d := Decision{Verdict: NotOwned, TaggedBy: ev.Owner}
-	if ev.Owner != nil {
-		for _, o := range others {
-			if o.Namespace == ev.Owner.Namespace && o.Name == ev.Owner.Name {
-				d.InCluster = true
-			}
-		}
-	}
-	if WantsToAdopt(mg) && !d.InCluster {
-		d.Verdict = Adopt
-	}
-	return d, nil
+	return Decision{Verdict: NotOwned, Evidence: ev, Holds: holds}, nil
 }
 
 // Words are what a refusal says of a kind.
@@ -262,19 +265,17 @@ type Words struct {
 // safe for someone who does not own it.
 func (d Decision) Message(w Words, identity string) string {
 	found := fmt.Sprintf("AWS already has %s %q (%s)", w.Noun, identity, w.Field)
+	by := d.Evidence.Owner
 	switch {
-	case d.HeldBy != nil && d.HeldBy.Recorded:
-		return fmt.Sprintf("%s, managed by %s of this cluster; this object does not manage it and cannot adopt it while that object does: choose %s",
-			found, d.HeldBy, w.Another)
 	case d.HeldBy != nil:
-		return fmt.Sprintf("%s, asked for first by %s of this cluster; this object does not manage it and cannot adopt it while that object asks for it: choose %s",
-			found, d.HeldBy, w.Another)
-	case d.TaggedBy != nil && d.InCluster:
-		return fmt.Sprintf("%s, created by %s (its crossplane-namespace and crossplane-name tags), which asks for it in this cluster; this object does not manage it and cannot adopt it while that object exists: choose %s",
-			found, d.TaggedBy, w.Another)
-	case d.TaggedBy != nil:
-		return fmt.Sprintf("%s, created by %s (its crossplane-namespace and crossplane-name tags); this object does not manage it: choose %s, or adopt it with the annotation %s=%s if no other object manages it",
-			found, d.TaggedBy, w.Another, AnnotationAdoptionPolicy, AdoptionPolicyAdopt)
+		return fmt.Sprintf("%s %q (%s) belongs to %s of this cluster; this object does not manage it and cannot adopt it while that object holds it: choose %s",
+			w.Noun, identity, w.Field, d.HeldBy, w.Another)
+	case by != nil && d.Evidence.InCluster:
+		return fmt.Sprintf("%s, created by %s (its crossplane-namespace and crossplane-name tags), which exists in this cluster; this object does not manage it and cannot adopt it while that object exists: choose %s",
+			found, by, w.Another)
+	case by != nil:
+		return fmt.Sprintf("%s, created by %s of another cluster or by an earlier object of that name (its crossplane-namespace, crossplane-name and crossplane-uid tags); this object does not manage it: choose %s, or adopt it with the annotation %s=%s if no other object manages it",
+			found, by, w.Another, AnnotationAdoptionPolicy, AdoptionPolicyAdopt)
 	default:
 		return fmt.Sprintf("%s, made outside this cluster or by an object that is gone; this object does not manage it: choose %s, or adopt it with the annotation %s=%s if no other object manages it",
 			found, w.Another, AnnotationAdoptionPolicy, AdoptionPolicyAdopt)

@@ -22,14 +22,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
-	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 )
 
@@ -51,24 +49,27 @@ func adopting(mg *v1alpha1.DeliveryStream) {
 }
 
 var (
-	t0      = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
-	teamA   = Claimant{UID: "a", Namespace: "team-a", Name: "orders", Created: t0, Recorded: true}
-	teamAUn = Claimant{UID: "a", Namespace: "team-a", Name: "orders", Created: t0}
-	ownerA  = &Owner{Kind: "deliverystream.streaming.services.k8s.aws", Namespace: "team-a", Name: "orders"}
-	ownerB  = &Owner{Kind: "deliverystream.streaming.services.k8s.aws", Namespace: "team-b", Name: "orders"}
+	t0     = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	kindA  = "deliverystream.streaming.services.k8s.aws"
+	ownerA = Owner{Kind: kindA, Namespace: "team-a", Name: "orders", UID: "uid-team-a-orders"}
+	ownerB = Owner{Kind: kindA, Namespace: "team-b", Name: "orders", UID: "uid-team-b-orders"}
 )
 
 func TestOwnerTags(t *testing.T) {
 	got := OwnerTags(streamKind, stream("team-b", "orders"))
 	want := map[string]string{
-		"crossplane-kind": "deliverystream.streaming.services.k8s.aws", "crossplane-namespace": "team-b", "crossplane-name": "orders",
+		"crossplane-kind": kindA, "crossplane-namespace": "team-b", "crossplane-name": "orders",
 		"crossplane-providerconfig": "default", "crossplane-providerconfig-kind": "ClusterProviderConfig",
+		"crossplane-uid": "uid-team-b-orders",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("-want, +got:\n%s", diff)
 	}
+	if len(got) != OwnerTagCount {
+		t.Errorf("%d owner tags, OwnerTagCount says %d", len(got), OwnerTagCount)
+	}
 	o, ok := OwnerOf(got)
-	if !ok || !o.Is(streamKind, stream("team-b", "orders")) || o.Is(streamKind, stream("team-a", "orders")) {
+	if !ok || o != ownerB {
 		t.Errorf("the owner tags do not name their object: %+v", o)
 	}
 	if _, ok := OwnerOf(map[string]string{"crossplane-name": "orders"}); ok {
@@ -77,86 +78,119 @@ func TestOwnerTags(t *testing.T) {
 }
 
 func TestDecide(t *testing.T) {
-	pendingAt := t0.Add(time.Hour)
-	pending := func(mg *v1alpha1.DeliveryStream) { meta.SetExternalCreatePending(mg, pendingAt) }
-	succeeded := func(mg *v1alpha1.DeliveryStream) { meta.SetExternalCreateSucceeded(mg, pendingAt) }
-	verified := func(mg *v1alpha1.DeliveryStream) {
-		mg.Status.AtProvider.ACKResourceMetadata = &common.ResourceMetadata{ARN: new("arn:aws:firehose:us-east-1:000000000000:deliverystream/orders")}
-	}
-	later := func(mg *v1alpha1.DeliveryStream) { mg.CreationTimestamp = metav1.NewTime(t0.Add(time.Minute)) }
-	tagged := func(o *Owner) Evidence { return Evidence{Tagged: true, Owner: o} }
-	untagged := func(created time.Time) Evidence { return Evidence{Created: created} }
+	claimedAt := t0.Add(time.Hour)
+	mine := func(p Purpose) *Claim { return &Claim{Holder: ownerB.UID, Owner: ownerB, Purpose: p, Since: claimedAt} }
+	theirs := &Claim{Holder: ownerA.UID, Owner: ownerA, Purpose: ToCreate, Since: t0}
+	oldTags := ownerB
+	oldTags.UID = ""
+	otherCluster := ownerB
+	otherCluster.UID = "uid-of-another-cluster"
+	tagged := func(o Owner) Evidence { return Evidence{Tagged: true, Owner: &o} }
+
 	type want struct {
-		verdict   Verdict
-		heldBy    string
-		taggedBy  string
-		inCluster bool
-		read      bool
+		d        Decision
+		evidence bool // the evidence was read
 	}
 	cases := map[string]struct {
-		mg       *v1alpha1.DeliveryStream
-		others   []Claimant
+		reason   string
+		f        Facts
 		evidence Evidence
 		want     want
 	}{
-		"CreatedByThisObject":             {mg: stream("team-b", "orders", succeeded), want: want{verdict: Owned}},
-		"VerifiedBefore":                  {mg: stream("team-b", "orders", verified), want: want{verdict: Owned}},
-		"HeldByAnotherObjectOfTheCluster": {mg: stream("team-b", "orders"), others: []Claimant{teamA}, want: want{verdict: NotOwned, heldBy: "team-a/orders"}},
-		"HeldByAnotherEvenWhenAdopting":   {mg: stream("team-b", "orders", adopting), others: []Claimant{teamA}, want: want{verdict: NotOwned, heldBy: "team-a/orders"}},
-		"TwoRecordsTheOlderHolds": {mg: stream("team-b", "orders", succeeded, func(mg *v1alpha1.DeliveryStream) { mg.CreationTimestamp = metav1.NewTime(t0.Add(time.Minute)) }),
-			others: []Claimant{teamA}, want: want{verdict: NotOwned, heldBy: "team-a/orders"}},
-		"TwoRecordsThisIsOlder": {mg: stream("team-b", "orders", succeeded, func(mg *v1alpha1.DeliveryStream) { mg.CreationTimestamp = metav1.NewTime(t0.Add(-time.Minute)) }),
-			others: []Claimant{teamA}, want: want{verdict: Owned}},
-		"AnotherWithoutRecordHoldsNothing": {mg: stream("team-b", "orders", succeeded), others: []Claimant{teamAUn}, want: want{verdict: Owned}},
-		"AnOlderClaimantAskingFirstHolds": {mg: stream("team-b", "orders", later), others: []Claimant{teamAUn},
-			want: want{verdict: NotOwned, heldBy: "team-a/orders"}},
-		"AnOlderRefusedClaimantHoldsNothing": {mg: stream("team-b", "orders", later, adopting), others: []Claimant{{UID: "a", Namespace: "team-a", Name: "orders", Created: t0, Refused: true}},
-			evidence: tagged(nil), want: want{verdict: Adopt, read: true}},
-		"AnOlderClaimantBeingDeletedHoldsNothing": {mg: stream("team-b", "orders", later, adopting), others: []Claimant{{UID: "a", Namespace: "team-a", Name: "orders", Created: t0, Deleting: true}},
-			evidence: tagged(nil), want: want{verdict: Adopt, read: true}},
-		"AYoungerClaimantHoldsNothing": {mg: stream("team-b", "orders", func(mg *v1alpha1.DeliveryStream) { mg.CreationTimestamp = metav1.NewTime(t0.Add(-time.Minute)) }),
-			others: []Claimant{teamAUn}, evidence: tagged(nil), want: want{verdict: NotOwned, read: true}},
-		"LostCreateFoundByItsOwnTags":  {mg: stream("team-b", "orders", pending), evidence: tagged(ownerB), want: want{verdict: Owned, read: true}},
-		"TaggedByAnObjectNoLongerHere": {mg: stream("team-b", "orders"), evidence: tagged(ownerA), want: want{verdict: NotOwned, taggedBy: "team-a/orders", read: true}},
-		"TaggedByAnObjectStillHere": {mg: stream("team-b", "orders", adopting), others: []Claimant{teamAUn}, evidence: tagged(ownerA),
-			want: want{verdict: NotOwned, taggedBy: "team-a/orders", inCluster: true, read: true}},
-		"AdoptedOnceItsTaggedOwnerIsGone": {mg: stream("team-b", "orders", adopting), evidence: tagged(ownerA), want: want{verdict: Adopt, taggedBy: "team-a/orders", read: true}},
-		"MadeOutsideTheCluster":           {mg: stream("team-b", "orders"), evidence: tagged(nil), want: want{verdict: NotOwned, read: true}},
-		"MadeOutsideTheClusterAdopted":    {mg: stream("team-b", "orders", adopting), evidence: tagged(nil), want: want{verdict: Adopt, read: true}},
-		"PendingDoesNotProveATaggedKind":  {mg: stream("team-b", "orders", pending), evidence: tagged(nil), want: want{verdict: NotOwned, read: true}},
-		"UntaggedMadeAfterThisCreate":     {mg: stream("team-b", "orders", pending), evidence: untagged(pendingAt.Add(time.Second)), want: want{verdict: Owned, read: true}},
-		"UntaggedMadeWithinTheMargin":     {mg: stream("team-b", "orders", pending), evidence: untagged(pendingAt.Add(-time.Minute)), want: want{verdict: Owned, read: true}},
-		"UntaggedMadeLongBefore":          {mg: stream("team-b", "orders", pending), evidence: untagged(pendingAt.Add(-time.Hour)), want: want{verdict: NotOwned, read: true}},
-		"UntaggedNoCreateAttempted":       {mg: stream("team-b", "orders"), evidence: untagged(t0), want: want{verdict: NotOwned, read: true}},
-		"UntaggedWithoutTimeAfterPending": {mg: stream("team-b", "orders", pending), evidence: untagged(time.Time{}), want: want{verdict: Owned, read: true}},
+		"ForgedRecordAgainstAnotherHolder": {
+			reason: "Records a tenant can write do not beat another object's claim.",
+			f:      Facts{Self: ownerB, Claim: theirs, Recorded: true},
+			want:   want{d: Decision{Verdict: NotOwned, HeldBy: &ownerA}},
+		},
+		"AdoptionAgainstAnotherHolder": {
+			reason: "Asking to adopt does not beat another object's claim.",
+			f:      Facts{Self: ownerB, Claim: theirs, Adopt: true},
+			want:   want{d: Decision{Verdict: NotOwned, HeldBy: &ownerA}},
+		},
+		"HeldAndRecorded": {
+			reason: "Its claim and its record of the create: owned, without reading AWS's tags.",
+			f:      Facts{Self: ownerB, Claim: mine(ToCreate), Recorded: true},
+			want:   want{d: Decision{Verdict: Owned, Holds: true}},
+		},
+		"HeldForAnAdoption": {
+			reason: "An adoption the claim recorded stays owned, whatever the annotations say now.",
+			f:      Facts{Self: ownerB, Claim: mine(Adopted)},
+			want:   want{d: Decision{Verdict: Owned, Holds: true}},
+		},
+		"LostAnswerTaggedWithItsUID": {
+			reason: "Its create's owner tags: the create's answer was lost.",
+			f:      Facts{Self: ownerB, Claim: mine(ToCreate)}, evidence: tagged(ownerB),
+			want: want{d: Decision{Verdict: Owned, Holds: true, Evidence: tagged(ownerB)}, evidence: true},
+		},
+		"TagsOfAnotherCluster": {
+			reason: "The same kind, namespace and name with another UID: made elsewhere.",
+			f:      Facts{Self: ownerB, Claim: mine(ToCreate)}, evidence: tagged(otherCluster),
+			want: want{d: Decision{Verdict: NotOwned, Holds: true, Evidence: tagged(otherCluster)}, evidence: true},
+		},
+		"TagsOfAnotherClusterAdopted": {
+			reason: "Made elsewhere, and its user asks to adopt it.",
+			f:      Facts{Self: ownerB, Claim: mine(ToCreate), Adopt: true}, evidence: tagged(otherCluster),
+			want: want{d: Decision{Verdict: Adopt, Holds: true, Evidence: tagged(otherCluster)}, evidence: true},
+		},
+		"UntaggedMadeAfterTheClaim": {
+			reason: "A kind AWS cannot tag, made after the claim: its create's work.",
+			f:      Facts{Self: ownerB, Claim: mine(ToCreate)}, evidence: Evidence{Created: claimedAt.Add(time.Second)},
+			want: want{d: Decision{Verdict: Owned, Holds: true, Evidence: Evidence{Created: claimedAt.Add(time.Second)}}, evidence: true},
+		},
+		"UntaggedMadeBeforeTheClaim": {
+			reason: "A kind AWS cannot tag, made well before the claim: someone else's.",
+			f:      Facts{Self: ownerB, Claim: mine(ToCreate)}, evidence: Evidence{Created: t0},
+			want: want{d: Decision{Verdict: NotOwned, Holds: true, Evidence: Evidence{Created: t0}}, evidence: true},
+		},
+		"FailedCallLeavesNoClaim": {
+			reason: "A create AWS refused released the claim; a create-pending record proves nothing.",
+			f:      Facts{Self: ownerB}, evidence: Evidence{Created: claimedAt.Add(time.Minute)},
+			want: want{d: Decision{Verdict: NotOwned, Evidence: Evidence{Created: claimedAt.Add(time.Minute)}}, evidence: true},
+		},
+		"CarriedFromTheReleaseWithoutClaims": {
+			reason: "Recorded, with the owner tags that release put (no UID) naming it: it takes the claim.",
+			f:      Facts{Self: ownerB, Recorded: true}, evidence: tagged(oldTags),
+			want: want{d: Decision{Verdict: Carry, Evidence: tagged(oldTags)}, evidence: true},
+		},
+		"ForgedRecordOfAResourceTaggedForAnother": {
+			reason: "Recorded, but the tags name another object: not carried.",
+			f:      Facts{Self: ownerB, Recorded: true}, evidence: tagged(ownerA),
+			want: want{d: Decision{Verdict: NotOwned, Evidence: tagged(ownerA)}, evidence: true},
+		},
+		"ForgedRecordOfAnEarlierObjectsResource": {
+			reason: "Recorded, but the tags name an earlier object of the same name (another UID).",
+			f:      Facts{Self: ownerB, Recorded: true}, evidence: tagged(otherCluster),
+			want: want{d: Decision{Verdict: NotOwned, Evidence: tagged(otherCluster)}, evidence: true},
+		},
+		"AdoptWhatNoOneHolds": {
+			reason: "Made outside, and its user asks to adopt it.",
+			f:      Facts{Self: ownerB, Adopt: true}, evidence: Evidence{Tagged: true},
+			want: want{d: Decision{Verdict: Adopt, Evidence: Evidence{Tagged: true}}, evidence: true},
+		},
+		"AdoptWhatAnObjectOfTheClusterMade": {
+			reason: "Its tags name an object that exists here (made before claims): not adopted.",
+			f:      Facts{Self: ownerB, Adopt: true}, evidence: Evidence{Tagged: true, Owner: &ownerA, InCluster: true},
+			want: want{d: Decision{Verdict: NotOwned, Evidence: Evidence{Tagged: true, Owner: &ownerA, InCluster: true}}, evidence: true},
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			read := false
-			self := Claimant{UID: tc.mg.UID, Namespace: tc.mg.Namespace, Name: tc.mg.Name, Created: tc.mg.CreationTimestamp.Time,
-				Recorded: Recorded(tc.mg, tc.mg.Status.AtProvider.ACKResourceMetadata)}
-			d, err := Decide(streamKind, tc.mg, self, tc.others, func() (Evidence, error) { read = true; return tc.evidence, nil })
+			d, err := Decide(tc.f, func() (Evidence, error) { read = true; return tc.evidence, nil })
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := want{verdict: d.Verdict, inCluster: d.InCluster, read: read}
-			if d.HeldBy != nil {
-				got.heldBy = d.HeldBy.String()
-			}
-			if d.TaggedBy != nil {
-				got.taggedBy = d.TaggedBy.String()
-			}
-			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
-				t.Errorf("-want, +got:\n%s", diff)
+			if diff := cmp.Diff(tc.want, want{d: d, evidence: read}, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}
 }
 
 func TestDecideFailsWhenTheEvidenceCannotBeRead(t *testing.T) {
-	_, err := Decide(streamKind, stream("team-b", "orders"), Claimant{UID: "b"}, nil, func() (Evidence, error) { return Evidence{}, errors.New("throttled") })
-	if err == nil || err.Error() != "throttled" {
-		t.Errorf("got %v", err)
+	boom := errors.New("throttled")
+	if _, err := Decide(Facts{Self: ownerB}, func() (Evidence, error) { return Evidence{}, boom }); !errors.Is(err, boom) {
+		t.Errorf("got %v, want %v", err, boom)
 	}
 }
 
@@ -167,12 +201,11 @@ func TestMessage(t *testing.T) {
 		want []string
 		not  []string
 	}{
-		"AskedForFirstInTheCluster": {d: Decision{HeldBy: &teamAUn}, want: []string{"asked for first by team-a/orders of this cluster", "choose another name"}, not: []string{"adopt it with"}},
-		"HeldInTheCluster":          {d: Decision{HeldBy: &teamA}, want: []string{`AWS already has delivery stream "orders" (spec.forProvider.deliveryStreamName), managed by team-a/orders`, "choose another name"}, not: []string{"adopt it with"}},
-		"TaggedByAnObjectStillHere": {d: Decision{TaggedBy: ownerA, InCluster: true},
+		"Held": {d: Decision{HeldBy: &ownerA}, want: []string{`delivery stream "orders" (spec.forProvider.deliveryStreamName) belongs to team-a/orders of this cluster`, "cannot adopt it while", "choose another name"}, not: []string{"adopt it with"}},
+		"TaggedByAnObjectStillHere": {d: Decision{Evidence: Evidence{Owner: &ownerA, InCluster: true}},
 			want: []string{"created by team-a/orders (its crossplane-namespace and crossplane-name tags)", "cannot adopt it while that object exists"}, not: []string{"adopt it with"}},
-		"TaggedByAnObjectGone": {d: Decision{TaggedBy: ownerA},
-			want: []string{"created by team-a/orders (its crossplane-namespace and crossplane-name tags); this object does not manage it: choose another name, or adopt it with the annotation services.k8s.aws/adoption-policy=adopt if no other object manages it"}},
+		"TaggedElsewhere": {d: Decision{Evidence: Evidence{Owner: &ownerA}},
+			want: []string{"created by team-a/orders of another cluster or by an earlier object of that name", "adopt it with the annotation services.k8s.aws/adoption-policy=adopt if no other object manages it"}},
 		"MadeOutside": {d: Decision{}, want: []string{"made outside this cluster", "services.k8s.aws/adoption-policy=adopt"}},
 	}
 	for name, tc := range cases {

@@ -204,11 +204,17 @@ func TestAnInterruptedCreateIsRecoveredByLooking(t *testing.T) {
 				ns := namespace(t)
 				mg := tc.object(t, s, ns)
 				before := s.aws.CallCount(tc.creates)
+				// What a killed provider leaves: the claim it took and
+				// the create-pending record, then the create's work if
+				// the call reached AWS (with owner tags naming the
+				// object's UID).
+				interrupt(mg)
+				paused(t, mg)
+				claimAsTheProvider(t, mg)
 				if reached {
 					tc.create(t, s, mg)
 				}
-				interrupt(mg)
-				create(t, mg)
+				resume(t, mg)
 				eventually(t, 60*time.Second, kind+" Ready after an interrupted create", func() error { return isReady(t, mg) })
 
 				// One create in all: the lost one, found by looking, or

@@ -158,3 +158,11 @@ func Wrap(err error, msg string) error {
 	}
 	return xperrors.Wrap(err, msg)
 }
+
+// Answered reports whether err carries AWS's answer: a create AWS answered
+// with an error made nothing, while one whose answer was lost (a timeout, a
+// broken connection) may have.
+func Answered(err error) bool {
+	var answer interface{ HTTPStatusCode() int }
+	return errors.As(err, &answer) && answer.HTTPStatusCode() != 0
+}

@@ -24,6 +24,8 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
 
 // toCreate remembers the objects whose last Observe found nothing in AWS:
@@ -55,6 +57,18 @@ type deferredFinalizer struct {
 	resource.Finalizer
 	creating         *toCreate
 	policiesHonoured bool
+	claims           *ownership.Claims
+}
+
+// RemoveFinalizer releases the object's ownership claims before it lets the
+// object go: its deletion is finished, or it leaves its resource behind. A
+// provider stopped in between leaves a claim whose holder is gone, which the
+// next object to ask for the identity releases.
+func (f *deferredFinalizer) RemoveFinalizer(ctx context.Context, obj resource.Object) error {
+	if err := f.claims.ReleaseAll(ctx, obj.GetUID()); err != nil {
+		return err
+	}
+	return f.Finalizer.RemoveFinalizer(ctx, obj)
 }
 
 func (f *deferredFinalizer) AddFinalizer(ctx context.Context, obj resource.Object) error {

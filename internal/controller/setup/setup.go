@@ -110,6 +110,9 @@ type Shared struct {
 	// take their tokens. Without them, periodic looks are not timed by the
 	// budgets.
 	Budgets *budget.Budgets
+	// Namespace is the provider's own namespace, where it keeps the
+	// ownership claims (ownership.CacheOptions caches them).
+	Namespace string
 }
 
 // Add adds the controller of kind k to the manager.
@@ -122,10 +125,7 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, shar
 	name := managed.ControllerName(k.GroupVersionKind.GroupKind().String())
 	kube := CachedMetadata(mgr)
 	observations := metrics.NewObservations(k.GroupVersionKind.Kind)
-	owners := k.ownership(o)
-	if err := mgr.GetFieldIndexer().IndexField(context.Background(), k.Object, ownership.IndexField, owners.Index); err != nil {
-		return err
-	}
+	owners := k.ownership(mgr, o, shared.Namespace)
 	creating := &toCreate{}
 	var slots *lookSlots
 	if shared.Budgets != nil && k.Looks != nil {
@@ -138,7 +138,7 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, shar
 	refs := newReferences(kube)
 	policiesHonoured := o.Features.Enabled(feature.EnableBetaManagementPolicies)
 	connector := connect.New(kube, sessions, k.Region, func(_ MR, s *awsconfig.Session) managed.TypedExternalClient[MR] {
-		c := ownership.Wrap(k.External(kube, s), owners, kube, s.AccountID, s.Region)
+		c := ownership.Wrap(k.External(kube, s), owners, s.AccountID, s.Region)
 		return &observed[MR]{TypedExternalClient: c, observations: observations, creating: creating, usable: usable, slots: slots,
 			references: refs, policiesHonoured: policiesHonoured}
 	})
@@ -155,7 +155,7 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, shar
 		managedoptions.For(mgr, name, o, polling,
 			managed.WithTypedExternalConnector[MR](connector),
 			managed.WithInitializers(initializers...),
-			managed.WithFinalizer(&deferredFinalizer{Finalizer: resource.NewAPIFinalizer(kube, managed.FinalizerName), creating: creating, policiesHonoured: policiesHonoured}),
+			managed.WithFinalizer(&deferredFinalizer{Finalizer: resource.NewAPIFinalizer(kube, managed.FinalizerName), creating: creating, policiesHonoured: policiesHonoured, claims: owners.Claims}),
 			managed.WithReferenceResolver(refs),
 			// Every kind can learn what a create it cannot remember made:
 			// four by the name the user chose, Subscription by looking
@@ -186,8 +186,9 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, shar
 	return managedoptions.Register(mgr, name, o, k.Object, r, gate, recorded, k.Watches...)
 }
 
-// ownership describes the kind to the ownership checks.
-func (k Kind[MR]) ownership(o controller.Options) *ownership.Kind[MR] {
+// ownership describes the kind to the ownership checks; its claims are kept
+// in namespace.
+func (k Kind[MR]) ownership(mgr ctrl.Manager, o controller.Options, namespace string) *ownership.Kind[MR] {
 	identity, field, another := k.Name, k.NameField, "another name"
 	if k.Identity != nil {
 		identity, field, another = k.Identity, k.IdentityField, k.Another
@@ -198,9 +199,16 @@ func (k Kind[MR]) ownership(o controller.Options) *ownership.Kind[MR] {
 		Identity:         identity,
 		Metadata:         k.Metadata,
 		AlreadyExists:    k.AlreadyExists,
-		List:             k.List,
+		Claims: ownership.NewClaims(namespace, k.GroupVersionKind.GroupKind(), func() client.Object { return k.newObject() },
+			mgr.GetCache(), mgr.GetAPIReader(), mgr.GetClient()),
+		Objects:          mgr.GetCache(),
+		New:              k.newObject,
 		PoliciesHonoured: o.Features.Enabled(feature.EnableBetaManagementPolicies),
 	}
+}
+
+func (k Kind[MR]) newObject() MR {
+	return k.Object.DeepCopyObject().(MR) //nolint:forcetypeassert // a copy of its own type
 }
 
 // observed records every observation of a resource in AWS, for the achieved

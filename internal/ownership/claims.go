@@ -1,0 +1,283 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package ownership
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"time"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	coordinationv1 "k8s.io/api/coordination/v1"
+	kerrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// An ownership claim says "this AWS identity (account, region, kind and the
+// fields AWS keeps unique) belongs to this object (its UID)". It is a Lease
+// in the provider's own namespace, which tenants cannot write, named from a
+// hash of the identity, so that the API server, which creates an object only
+// if none of its name exists, picks exactly one of two objects that ask at
+// once. Nothing a tenant can write to their own object makes it an owner:
+// the claim does. (Not Crossplane's claims, the namespaced face of a
+// composite.)
+const (
+	// LabelClaim marks the provider's ownership claims; the provider caches
+	// only Leases of its namespace that carry it.
+	LabelClaim = "ownership.services.k8s.aws/claim"
+	// LabelHolder is the UID of the object that holds a claim.
+	LabelHolder = "ownership.services.k8s.aws/holder-uid"
+
+	annotationHolder   = "ownership.services.k8s.aws/holder"
+	annotationIdentity = "ownership.services.k8s.aws/identity"
+	annotationPurpose  = "ownership.services.k8s.aws/purpose"
+
+	claimPrefix = "aws-owner-"
+)
+
+// A Purpose is why an object claimed an identity.
+type Purpose string
+
+// Purposes.
+const (
+	// ToCreate: the object is about to create the resource. Only the
+	// owner tags its create carries (or, for a kind AWS cannot tag, a
+	// creation after the claim) make an existing resource its own.
+	ToCreate Purpose = "create"
+	// Adopted: the object's user asked to adopt the resource that exists.
+	Adopted Purpose = "adopt"
+	// Carried: the object made the resource under a release of the
+	// provider that kept no claims, and its records and owner tags say so.
+	Carried Purpose = "carried"
+)
+
+const (
+	errGetClaim     = "cannot read the ownership claim"
+	errCreateClaim  = "cannot record the ownership claim"
+	errReleaseClaim = "cannot release the ownership claim"
+	errHolder       = "cannot read the object that holds the ownership claim"
+)
+
+// An Identity is what a claim is for.
+type Identity struct {
+	Account, Region string
+	Kind            schema.GroupKind
+	// Fields are what AWS keeps unique: a name, or a subscription's
+	// topic, protocol and endpoint.
+	Fields string
+}
+
+func (id Identity) String() string {
+	return strings.Join([]string{id.Account, id.Region, id.Kind.String(), id.Fields}, " ")
+}
+
+// claimName is the name of id's claim: a hash, since identities are longer
+// than names may be and hold characters names may not.
+func claimName(id Identity) string {
+	sum := sha256.Sum256([]byte(strings.Join([]string{id.Account, id.Region, id.Kind.String(), id.Fields}, "\x00")))
+	return claimPrefix + hex.EncodeToString(sum[:20])
+}
+
+// A Claim is who holds an identity, and since when.
+type Claim struct {
+	Holder  types.UID
+	Owner   Owner // the holder's kind, namespace and name, for messages
+	Purpose Purpose
+	// Since is when the API server recorded the claim: a resource of a
+	// kind without tags created before it was not made by its holder.
+	Since time.Time
+}
+
+// Claims reads and writes the ownership claims of one kind.
+type Claims struct {
+	namespace string
+	kind      schema.GroupKind
+	// cached reads claims and objects from the manager's cache; live
+	// reads them from the API server when the cache may be behind.
+	cached, live client.Reader
+	write        client.Writer
+	// object is an empty object of the kind, for reading a holder.
+	object func() client.Object
+}
+
+// NewClaims returns the claims of kind k, kept in namespace.
+func NewClaims(namespace string, k schema.GroupKind, object func() client.Object, cached, live client.Reader, write client.Writer) *Claims {
+	return &Claims{namespace: namespace, kind: k, cached: cached, live: live, write: write, object: object}
+}
+
+// CacheOptions are the manager's cache options for the claims: only the
+// Leases of the provider's namespace that are claims.
+func CacheOptions(namespace string) cache.ByObject {
+	return cache.ByObject{
+		Namespaces: map[string]cache.Config{namespace: {}},
+		Label:      labels.SelectorFromSet(labels.Set{LabelClaim: "true"}),
+	}
+}
+
+// Get returns the claim of id, if any. A claim the cache shows held by mg is
+// taken from the cache; anything else is read from the API server, which
+// the cache may be behind.
+func (c *Claims) Get(ctx context.Context, id Identity, holder types.UID) (*Claim, error) {
+	l := &coordinationv1.Lease{}
+	key := types.NamespacedName{Namespace: c.namespace, Name: claimName(id)}
+	if err := c.cached.Get(ctx, key, l); err == nil && claimOf(l).Holder == holder {
+		return claimOf(l), nil
+	}
+	if err := c.live.Get(ctx, key, l); err != nil {
+		if kerrors.IsNotFound(err) {
+			return nil, nil
+		}
+		return nil, errors.Wrap(err, errGetClaim)
+	}
+	return claimOf(l), nil
+}
+
+// Take claims id for holder, for purpose, unless another object holds it;
+// it returns the claim that holds id. A claim whose holder no longer exists
+// is released first: a newcomer of the same name does not inherit it.
+func (c *Claims) Take(ctx context.Context, id Identity, holder Owner, uid types.UID, purpose Purpose) (*Claim, error) {
+	for range 2 {
+		l := c.lease(id, holder, uid, purpose)
+		err := c.write.Create(ctx, l)
+		if err == nil {
+			return claimOf(l), nil
+		}
+		if !kerrors.IsAlreadyExists(err) {
+			return nil, errors.Wrap(err, errCreateClaim)
+		}
+		existing := &coordinationv1.Lease{}
+		if err := c.live.Get(ctx, client.ObjectKeyFromObject(l), existing); err != nil {
+			if kerrors.IsNotFound(err) {
+				continue
+			}
+			return nil, errors.Wrap(err, errGetClaim)
+		}
+		got := claimOf(existing)
+		if got.Holder == uid {
+			return got, nil
+		}
+		alive, err := c.alive(ctx, got)
+		if err != nil || alive {
+			return got, err
+		}
+		if err := c.delete(ctx, existing); err != nil {
+			return nil, err
+		}
+	}
+	return nil, errors.New(errCreateClaim)
+}
+
+// Repurpose records that holder, which holds id, now holds it for purpose.
+func (c *Claims) Repurpose(ctx context.Context, id Identity, uid types.UID, purpose Purpose) error {
+	l := &coordinationv1.Lease{}
+	if err := c.live.Get(ctx, types.NamespacedName{Namespace: c.namespace, Name: claimName(id)}, l); err != nil {
+		return errors.Wrap(err, errGetClaim)
+	}
+	if claimOf(l).Holder != uid {
+		return errors.New(errCreateClaim)
+	}
+	l.Annotations[annotationPurpose] = string(purpose)
+	return errors.Wrap(c.write.Update(ctx, l), errCreateClaim)
+}
+
+// Release releases id's claim if uid holds it.
+func (c *Claims) Release(ctx context.Context, id Identity, uid types.UID) error {
+	l := &coordinationv1.Lease{}
+	if err := c.live.Get(ctx, types.NamespacedName{Namespace: c.namespace, Name: claimName(id)}, l); err != nil {
+		return errors.Wrap(client.IgnoreNotFound(err), errGetClaim)
+	}
+	if claimOf(l).Holder != uid {
+		return nil
+	}
+	return c.delete(ctx, l)
+}
+
+// ReleaseAll releases every claim uid holds: its deletion finished, or it
+// let its resource go.
+func (c *Claims) ReleaseAll(ctx context.Context, uid types.UID) error {
+	l := &coordinationv1.LeaseList{}
+	if err := c.cached.List(ctx, l, client.InNamespace(c.namespace), client.MatchingLabels{LabelClaim: "true", LabelHolder: string(uid)}); err != nil {
+		return errors.Wrap(err, errReleaseClaim)
+	}
+	for i := range l.Items {
+		if err := c.delete(ctx, &l.Items[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Alive reports whether the object that holds cl still exists.
+func (c *Claims) alive(ctx context.Context, cl *Claim) (bool, error) {
+	key := types.NamespacedName{Namespace: cl.Owner.Namespace, Name: cl.Owner.Name}
+	o := c.object()
+	if err := c.cached.Get(ctx, key, o); err == nil && o.GetUID() == cl.Holder {
+		return true, nil
+	}
+	// The cache may not have seen it yet.
+	if err := c.live.Get(ctx, key, o); err != nil {
+		if kerrors.IsNotFound(err) {
+			return false, nil
+		}
+		return false, errors.Wrap(err, errHolder)
+	}
+	return o.GetUID() == cl.Holder, nil
+}
+
+// delete deletes a claim as it was read: a claim taken again meanwhile is
+// kept.
+func (c *Claims) delete(ctx context.Context, l *coordinationv1.Lease) error {
+	uid, rv := l.GetUID(), l.GetResourceVersion()
+	err := c.write.Delete(ctx, l, client.Preconditions{UID: &uid, ResourceVersion: &rv})
+	if kerrors.IsNotFound(err) || kerrors.IsConflict(err) {
+		return nil
+	}
+	return errors.Wrap(err, errReleaseClaim)
+}
+
+func (c *Claims) lease(id Identity, holder Owner, uid types.UID, purpose Purpose) *coordinationv1.Lease {
+	h := string(uid)
+	return &coordinationv1.Lease{
+		ObjectMeta: metav1.ObjectMeta{
+			Namespace: c.namespace,
+			Name:      claimName(id),
+			Labels:    map[string]string{LabelClaim: "true", LabelHolder: h},
+			Annotations: map[string]string{
+				annotationHolder:   holder.Kind + " " + holder.String(),
+				annotationIdentity: id.String(),
+				annotationPurpose:  string(purpose),
+			},
+		},
+		Spec: coordinationv1.LeaseSpec{HolderIdentity: &h},
+	}
+}
+
+func claimOf(l *coordinationv1.Lease) *Claim {
+	cl := &Claim{Holder: types.UID(l.Labels[LabelHolder]), Purpose: Purpose(l.Annotations[annotationPurpose]), Since: l.CreationTimestamp.Time}
+	if kind, nn, ok := strings.Cut(l.Annotations[annotationHolder], " "); ok {
+		ns, name, _ := strings.Cut(nn, "/")
+		cl.Owner = Owner{Kind: kind, Namespace: ns, Name: name}
+	}
+	return cl
+}
