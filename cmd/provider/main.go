@@ -109,7 +109,7 @@ func main() {
 
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:           scheme,
-		Cache:            awscontroller.CacheOptions(*syncInterval),
+		Cache:            awscontroller.CacheOptions(*syncInterval, providerNamespace(*namespace)),
 		Client:           awscontroller.ClientOptions(),
 		LeaderElection:   *leaderElection,
 		LeaderElectionID: "crossplane-leader-election-provider-aws-services",
@@ -180,6 +180,7 @@ func main() {
 	shared := setup.Shared{
 		Sessions:     awsconfig.NewCache(setup.CachedMetadata(mgr), awsconfig.WithBudgets(budgets)),
 		Fingerprints: key, Polling: &polling, Budgets: budgets,
+		Namespace: providerNamespace(*namespace),
 	}
 	kingpin.FatalIfError(awscontroller.Setup(mgr, o, shared), "Cannot set up the controllers")
 	kingpin.FatalIfError(mgr.Add(&metrics.CapacityWarner{Poll: *pollInterval, Rate: *maxReconcileRate, Log: log, Every: time.Minute}), "Cannot add the poll capacity check")

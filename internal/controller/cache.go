@@ -19,10 +19,13 @@ package controller
 import (
 	"time"
 
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
 
 // CacheOptions are the options of the manager's cache: it caches only what
@@ -33,9 +36,13 @@ import (
 // with kubectl carries its whole data in an annotation. A Namespace keeps
 // its labels too, which a ClusterProviderConfig's spec.namespaces.selector
 // matches; the namespaces are cached only once such a selector is used.
-func CacheOptions(sync time.Duration) cache.Options {
+//
+// Of Leases it caches only the ownership claims of namespace, the
+// provider's own.
+func CacheOptions(sync time.Duration, namespace string) cache.Options {
 	return cache.Options{SyncPeriod: &sync, DefaultTransform: leanObject, ByObject: map[client.Object]cache.ByObject{
-		namespaceMetadata(): {Transform: labelledMetadata},
+		namespaceMetadata():     {Transform: labelledMetadata},
+		&coordinationv1.Lease{}: ownership.CacheOptions(namespace),
 	}}
 }
 

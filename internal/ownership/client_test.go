@@ -223,7 +223,7 @@ func TestClientObserve(t *testing.T) {
 		"TagsOfAnEarlierObjectOfTheSameName": {
 			reason: "The tags name the same namespace and name with another UID: made elsewhere; the claim is let go.",
 			self:   named("team-a", "orders"), claimedBy: teamA, purpose: ToCreate,
-			aws: &awsStream{exists: true, tags: tagsOf(named("team-a", "orders", func(mg *v1alpha1.DeliveryStream) { mg.UID = "earlier" }))},
+			aws:  &awsStream{exists: true, tags: tagsOf(named("team-a", "orders", func(mg *v1alpha1.DeliveryStream) { mg.UID = "earlier" }))},
 			want: want{err: "of another cluster or by an earlier object of that name", calls: []string{"Observe", "ListTags"}, notOwned: true},
 		},
 		"CarriedOver": {
@@ -356,4 +356,3 @@ func TestClientCreate(t *testing.T) {
 		})
 	}
 }
-

@@ -51,7 +51,6 @@ const (
 	// AdoptionPolicyAdopt is the value of AnnotationAdoptionPolicy that
 	// adopts.
 	AdoptionPolicyAdopt = "adopt"
-
 )
 
 // TagKeyUID is the owner tag that names the object's UID: kind, namespace

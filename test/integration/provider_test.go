@@ -103,7 +103,7 @@ func startStack() (*stack, error) {
 	srv := httptest.NewServer(e)
 	mgr, err := ctrl.NewManager(cp.Config, ctrl.Options{
 		Scheme:                 cp.Scheme,
-		Cache:                  awscontroller.CacheOptions(time.Hour),
+		Cache:                  awscontroller.CacheOptions(time.Hour, "default"),
 		Client:                 awscontroller.ClientOptions(),
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
@@ -133,7 +133,7 @@ func startStack() (*stack, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := awscontroller.Setup(mgr, o, setup.Shared{Sessions: sessions, Fingerprints: key, Polling: &testPolling, Budgets: budgets}); err != nil {
+	if err := awscontroller.Setup(mgr, o, setup.Shared{Sessions: sessions, Fingerprints: key, Polling: &testPolling, Budgets: budgets, Namespace: "default"}); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())

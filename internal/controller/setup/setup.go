@@ -194,11 +194,11 @@ func (k Kind[MR]) ownership(mgr ctrl.Manager, o controller.Options, namespace st
 		identity, field, another = k.Identity, k.IdentityField, k.Another
 	}
 	return &ownership.Kind[MR]{
-		GroupKind:        k.GroupVersionKind.GroupKind(),
-		Words:            ownership.Words{Noun: k.Noun, Field: field, Another: another},
-		Identity:         identity,
-		Metadata:         k.Metadata,
-		AlreadyExists:    k.AlreadyExists,
+		GroupKind:     k.GroupVersionKind.GroupKind(),
+		Words:         ownership.Words{Noun: k.Noun, Field: field, Another: another},
+		Identity:      identity,
+		Metadata:      k.Metadata,
+		AlreadyExists: k.AlreadyExists,
 		Claims: ownership.NewClaims(namespace, k.GroupVersionKind.GroupKind(), func() client.Object { return k.newObject() },
 			mgr.GetCache(), mgr.GetAPIReader(), mgr.GetClient()),
 		Objects:          mgr.GetCache(),
