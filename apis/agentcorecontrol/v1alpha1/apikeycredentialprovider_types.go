@@ -48,9 +48,13 @@ type APIKeyCredentialProviderParameters struct {
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="name is immutable"
 	Name string `json:"name"`
 
-	// Tags is a map of tag keys to tag values.
+	// Tags is a map of tag keys to tag values: at most 44, because AWS
+	// allows 50 tags per resource and the provider adds its 6 owner tags
+	// (crossplane-kind, crossplane-name, crossplane-namespace,
+	// crossplane-providerconfig, crossplane-providerconfig-kind and
+	// crossplane-uid), whose keys a spec cannot use.
 	// +optional
-	// +kubebuilder:validation:MaxProperties=50
+	// +kubebuilder:validation:MaxProperties=44
 	// +kubebuilder:validation:XValidation:rule="self.all(k, !k.startsWith('crossplane-'))",message="tag keys beginning with crossplane- are the provider's owner tags and cannot be set"
 	Tags map[string]string `json:"tags,omitempty"`
 }

@@ -384,9 +384,13 @@ type DeliveryStreamParameters struct {
 	// +optional
 	DeliveryStreamEncryptionConfiguration *DeliveryStreamEncryptionConfiguration `json:"deliveryStreamEncryptionConfiguration,omitempty"`
 
-	// Tags of the stream; up to 50 at creation.
+	// Tags of the stream: at most 44, because AWS allows 50 tags per
+	// resource and the provider adds its 6 owner tags (crossplane-kind,
+	// crossplane-name, crossplane-namespace, crossplane-providerconfig,
+	// crossplane-providerconfig-kind and crossplane-uid), whose keys a spec
+	// cannot use.
 	// +optional
-	// +kubebuilder:validation:MaxItems=50
+	// +kubebuilder:validation:MaxItems=44
 	// +listType=atomic
 	// +kubebuilder:validation:XValidation:rule="self.all(t, !has(t.key) || !t.key.startsWith('crossplane-'))",message="tag keys beginning with crossplane- are the provider's owner tags and cannot be set"
 	Tags []common.Tag `json:"tags,omitempty"`
