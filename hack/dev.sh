@@ -107,7 +107,7 @@ up() {
   KUBECONFIG="$kubeconfig" start provider "$bin/provider" --debug --poll=10s \
     --metrics-bind-address=127.0.0.1:0 --health-probe-bind-address=127.0.0.1:0
 
-  say "applying the ClusterProviderConfig that points at the emulator, and the examples"
+  say "applying the ClusterProviderConfig that points at the emulator (for namespaces default and team-a only), and the examples"
   sed "s|http://127.0.0.1:4566|http://$emulator_addr|" "$root/examples/providerconfig/clusterproviderconfig.yaml" | k apply -f - >/dev/null
   for f in "$root"/examples/{streaming,notification,eventbus,mlplatform,agentcorecontrol}/*.yaml; do
     k apply -f "$f" >/dev/null || fail "cannot apply $f"
@@ -144,6 +144,8 @@ Crossplane composes the EventDelivery and AgentCredential examples.
   $kubectl describe deliverystream clickstream # conditions, status and events
   $tools/crank beta trace -n team-a eventdeliveries.platform.example.org/orders
   curl http://$emulator_addr/_emulator/calls   # AWS calls the provider made, per operation
+The ClusterProviderConfig "default" admits the namespaces default and team-a
+(spec.namespaces); a resource of another namespace is refused until you add it.
 Logs are in $state. Stop everything with: make dev-down
 MSG
 }
