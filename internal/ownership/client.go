@@ -18,6 +18,7 @@ package ownership
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"time"
@@ -43,6 +44,8 @@ const (
 	errObserve = "AWS says that %s %q (%s) already exists, but it cannot be read"
 	msgHidden  = "AWS says that %s %q (%s) already exists but does not show it yet; it is looked at again shortly and taken as created once it shows"
 	errOwner   = "cannot read the object the owner tags name"
+
+	msgNothingToAdopt = "the adoption asks for %s (annotation %s), but AWS has no %s %q (%s) in this object's account and region; nothing is created while an adoption is asked for: remove the annotation to create one, or set the ARN of a resource that exists"
 )
 
 // ReasonNotOwned is the reason of the Ready condition of an object refused a
@@ -78,6 +81,8 @@ type Kind[MR resource.Managed] struct {
 type Finding struct {
 	// Created is when AWS made it; zero when AWS does not say.
 	Created time.Time
+	// ARN is its ARN.
+	ARN string
 	// Tags reads and writes its tags; nil for a kind AWS cannot tag.
 	Tags *tags.Service
 }
@@ -128,9 +133,21 @@ func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObserv
 	if err != nil {
 		return o, err
 	}
+	adoptARN, err := AdoptionARN(mg)
+	if err != nil {
+		restore(mg, before)
+		return managed.ExternalObservation{}, err
+	}
 	if !o.ResourceExists {
 		if meta.WasDeleted(mg) || !Creates(mg, c.kind.PoliciesHonoured) {
 			return o, nil
+		}
+		if adoptARN != "" {
+			// An adoption of a named resource never creates one.
+			restore(mg, before)
+			msg := fmt.Sprintf(msgNothingToAdopt, adoptARN, AnnotationAdoptionFields, c.kind.Words.Noun, c.kind.Identity(mg), c.kind.Words.Field)
+			mg.SetConditions(xpv2.Condition{Type: xpv2.TypeReady, Status: corev1.ConditionFalse, Reason: ReasonNotOwned, Message: msg, LastTransitionTime: metav1.Now()})
+			return managed.ExternalObservation{}, errors.New(msg)
 		}
 		// The create that follows is made under the object's claim.
 		held, err := c.claim(ctx, mg, ToCreate)
@@ -321,14 +338,18 @@ func (c *Client[MR]) decide(ctx context.Context, mg MR) (Decision, error) {
 			cl = nil
 		}
 	}
-	f := Facts{Self: OwnerFor(c.kind.GroupKind, mg), Claim: cl, Recorded: Recorded(mg, c.kind.Metadata(mg)), Adopt: WantsToAdopt(mg)}
+	adoptARN, err := AdoptionARN(mg)
+	if err != nil {
+		return Decision{}, err
+	}
+	f := Facts{Self: OwnerFor(c.kind.GroupKind, mg), Claim: cl, Recorded: Recorded(mg, c.kind.Metadata(mg)), Adopt: WantsToAdopt(mg), AdoptARN: adoptARN}
 	return Decide(f, func() (Evidence, error) { return c.evidence(ctx, mg) })
 }
 
 // evidence reads what AWS shows of the resource the last Observe found.
 func (c *Client[MR]) evidence(ctx context.Context, mg MR) (Evidence, error) {
 	f := c.found()
-	ev := Evidence{Tagged: f.Tags != nil, Created: f.Created}
+	ev := Evidence{Tagged: f.Tags != nil, Created: f.Created, ARN: f.ARN}
 	if f.Tags == nil {
 		return ev, nil
 	}

@@ -30,10 +30,12 @@ limitations under the License.
 package ownership
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
@@ -51,7 +53,14 @@ const (
 	// AdoptionPolicyAdopt is the value of AnnotationAdoptionPolicy that
 	// adopts.
 	AdoptionPolicyAdopt = "adopt"
+	// AnnotationAdoptionFields names what an adoption adopts, as a JSON
+	// object (ACK's annotation): {"arn": "..."} adopts only the resource
+	// of that ARN, in the object's account and region and with its spec's
+	// identity.
+	AnnotationAdoptionFields = "services.k8s.aws/adoption-fields"
 )
+
+const errAdoptionFields = `annotation %s is %q: want a JSON object naming the ARN of the resource to adopt, as {"arn": "arn:aws:..."}`
 
 // TagKeyUID is the owner tag that names the object's UID: kind, namespace
 // and name are shared by an object of another cluster and by an earlier
@@ -123,6 +132,22 @@ func WantsToAdopt(mg resource.Managed) bool {
 	return mg.GetAnnotations()[AnnotationAdoptionPolicy] == AdoptionPolicyAdopt
 }
 
+// AdoptionARN returns the ARN mg's adoption asks for, from
+// AnnotationAdoptionFields; "" when it names none.
+func AdoptionARN(mg resource.Managed) (string, error) {
+	v, ok := mg.GetAnnotations()[AnnotationAdoptionFields]
+	if !ok || !WantsToAdopt(mg) {
+		return "", nil
+	}
+	var fields struct {
+		ARN string `json:"arn"`
+	}
+	if err := json.Unmarshal([]byte(v), &fields); err != nil || !strings.HasPrefix(fields.ARN, "arn:") {
+		return "", errors.Errorf(errAdoptionFields, AnnotationAdoptionFields, v)
+	}
+	return fields.ARN, nil
+}
+
 // Creates reports whether mg may create its resource.
 func Creates(mg resource.Managed, policiesHonoured bool) bool {
 	return managed.NewManagementPoliciesResolver(policiesHonoured, mg.GetManagementPolicies()).ShouldCreate()
@@ -155,6 +180,8 @@ type Evidence struct {
 	InCluster bool
 	// Created is when AWS made the resource; zero when AWS does not say.
 	Created time.Time
+	// ARN is the resource's ARN.
+	ARN string
 }
 
 // madeBy reports whether the evidence shows that self's create, made under
@@ -210,6 +237,9 @@ type Decision struct {
 	Evidence Evidence
 	// Holds is true when the object holds the identity's claim.
 	Holds bool
+	// AdoptARN is the ARN an adoption asked for, when AWS has another
+	// resource under the identity.
+	AdoptARN string
 }
 
 // Facts are what a decision is made from.
@@ -220,8 +250,10 @@ type Facts struct {
 	// Recorded is true when the object's own records say it owns the
 	// resource (Recorded).
 	Recorded bool
-	// Adopt is true when the object's user asked to adopt.
-	Adopt bool
+	// Adopt is true when the object's user asked to adopt; AdoptARN is
+	// the ARN the request names, if it names one.
+	Adopt    bool
+	AdoptARN string
 }
 
 // Decide says whether the object of f may manage the resource AWS has under
@@ -244,6 +276,8 @@ func Decide(f Facts, evidence func() (Evidence, error)) (Decision, error) {
 		return Decision{Verdict: Owned, Evidence: ev, Holds: true}, nil
 	case !holds && f.Recorded && ev.carriedBy(f.Self):
 		return Decision{Verdict: Carry, Evidence: ev}, nil
+	case f.Adopt && !ev.InCluster && f.AdoptARN != "" && f.AdoptARN != ev.ARN:
+		return Decision{Verdict: NotOwned, Evidence: ev, Holds: holds, AdoptARN: f.AdoptARN}, nil
 	case f.Adopt && !ev.InCluster:
 		return Decision{Verdict: Adopt, Evidence: ev, Holds: holds}, nil
 	}
@@ -266,6 +300,9 @@ func (d Decision) Message(w Words, identity string) string {
 	found := fmt.Sprintf("AWS already has %s %q (%s)", w.Noun, identity, w.Field)
 	by := d.Evidence.Owner
 	switch {
+	case d.AdoptARN != "":
+		return fmt.Sprintf("the adoption asks for %s (annotation %s), but the %s %q (%s) in this object's account and region is %s; this object does not manage it: set the ARN of that resource, or choose the %s of the resource it names",
+			d.AdoptARN, AnnotationAdoptionFields, w.Noun, identity, w.Field, d.Evidence.ARN, w.Field)
 	case d.HeldBy != nil:
 		return fmt.Sprintf("%s %q (%s) belongs to %s of this cluster; this object does not manage it and cannot adopt it while that object holds it: choose %s",
 			w.Noun, identity, w.Field, d.HeldBy, w.Another)

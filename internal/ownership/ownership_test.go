@@ -167,6 +167,19 @@ func TestDecide(t *testing.T) {
 			f:      Facts{Self: ownerB, Adopt: true}, evidence: Evidence{Tagged: true},
 			want: want{d: Decision{Verdict: Adopt, Evidence: Evidence{Tagged: true}}, evidence: true},
 		},
+		"AdoptByItsARN": {
+			reason:   "The adoption names the ARN of what AWS has under the identity.",
+			f:        Facts{Self: ownerB, Adopt: true, AdoptARN: "arn:aws:firehose:us-east-1:000000000000:deliverystream/orders"},
+			evidence: Evidence{Tagged: true, ARN: "arn:aws:firehose:us-east-1:000000000000:deliverystream/orders"},
+			want:     want{d: Decision{Verdict: Adopt, Evidence: Evidence{Tagged: true, ARN: "arn:aws:firehose:us-east-1:000000000000:deliverystream/orders"}}, evidence: true},
+		},
+		"AdoptByAnotherARN": {
+			reason:   "The adoption names another ARN (another account, region or name): refused.",
+			f:        Facts{Self: ownerB, Adopt: true, AdoptARN: "arn:aws:firehose:us-east-1:111122223333:deliverystream/orders"},
+			evidence: Evidence{Tagged: true, ARN: "arn:aws:firehose:us-east-1:000000000000:deliverystream/orders"},
+			want: want{d: Decision{Verdict: NotOwned, AdoptARN: "arn:aws:firehose:us-east-1:111122223333:deliverystream/orders",
+				Evidence: Evidence{Tagged: true, ARN: "arn:aws:firehose:us-east-1:000000000000:deliverystream/orders"}}, evidence: true},
+		},
 		"AdoptWhatAnObjectOfTheClusterMade": {
 			reason: "Its tags name an object that exists here (made before claims): not adopted.",
 			f:      Facts{Self: ownerB, Adopt: true}, evidence: Evidence{Tagged: true, Owner: &ownerA, InCluster: true},
@@ -182,6 +195,35 @@ func TestDecide(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.want, want{d: d, evidence: read}, cmp.AllowUnexported(want{})); diff != "" {
 				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestAdoptionARN(t *testing.T) {
+	const arn = "arn:aws:firehose:us-east-1:000000000000:deliverystream/orders"
+	cases := map[string]struct {
+		annotations map[string]string
+		want        string
+		wantErr     bool
+	}{
+		"NoAdoption":          {annotations: map[string]string{AnnotationAdoptionFields: `{"arn": "` + arn + `"}`}},
+		"AdoptionWithoutARN":  {annotations: map[string]string{AnnotationAdoptionPolicy: AdoptionPolicyAdopt}},
+		"AdoptionOfAnARN":     {annotations: map[string]string{AnnotationAdoptionPolicy: AdoptionPolicyAdopt, AnnotationAdoptionFields: `{"arn": "` + arn + `"}`}, want: arn},
+		"NotJSON":             {annotations: map[string]string{AnnotationAdoptionPolicy: AdoptionPolicyAdopt, AnnotationAdoptionFields: arn}, wantErr: true},
+		"NotAnARN":            {annotations: map[string]string{AnnotationAdoptionPolicy: AdoptionPolicyAdopt, AnnotationAdoptionFields: `{"arn": "orders"}`}, wantErr: true},
+		"FieldsWithoutAnyARN": {annotations: map[string]string{AnnotationAdoptionPolicy: AdoptionPolicyAdopt, AnnotationAdoptionFields: `{"name": "orders"}`}, wantErr: true},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			mg := stream("team-a", "orders")
+			mg.SetAnnotations(tc.annotations)
+			got, err := AdoptionARN(mg)
+			if (err != nil) != tc.wantErr || got != tc.want {
+				t.Errorf("AdoptionARN: got %q, %v; want %q, error %v", got, err, tc.want, tc.wantErr)
+			}
+			if err != nil && !strings.Contains(err.Error(), AnnotationAdoptionFields) {
+				t.Errorf("the error does not name the annotation: %v", err)
 			}
 		})
 	}
@@ -207,6 +249,8 @@ func TestMessage(t *testing.T) {
 		"TaggedElsewhere": {d: Decision{Evidence: Evidence{Owner: &ownerA}},
 			want: []string{"created by team-a/orders of another cluster or by an earlier object of that name", "adopt it with the annotation services.k8s.aws/adoption-policy=adopt if no other object manages it"}},
 		"MadeOutside": {d: Decision{}, want: []string{"made outside this cluster", "services.k8s.aws/adoption-policy=adopt"}},
+		"AdoptionOfAnotherARN": {d: Decision{AdoptARN: "arn:want", Evidence: Evidence{ARN: "arn:found"}},
+			want: []string{"the adoption asks for arn:want (annotation services.k8s.aws/adoption-fields)", "is arn:found", "this object does not manage it"}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

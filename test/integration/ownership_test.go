@@ -75,6 +75,9 @@ type ownedKind struct {
 	counted func(mg resource.Managed) []string
 	// creates is the kind's create operation.
 	creates string
+	// arn is the ARN of the resource mg asks for, read as someone outside
+	// the provider.
+	arn func(ctx context.Context, mg resource.Managed) (string, error)
 }
 
 func asJSON(v any, err error) (string, error) {
@@ -119,6 +122,13 @@ func ownedKinds(t *testing.T, s *stack) []ownedKind {
 			},
 			counted: func(mg resource.Managed) []string { return []string{nameOf(mg)} },
 			creates: "firehose:CreateDeliveryStream",
+			arn: func(ctx context.Context, mg resource.Managed) (string, error) {
+				out, err := fhc.DescribeDeliveryStream(ctx, &firehose.DescribeDeliveryStreamInput{DeliveryStreamName: aws.String(nameOf(mg))})
+				if err != nil {
+					return "", err
+				}
+				return aws.ToString(out.DeliveryStreamDescription.DeliveryStreamARN), nil
+			},
 		},
 		{
 			name: "Subscription",
@@ -162,6 +172,17 @@ func ownedKinds(t *testing.T, s *stack) []ownedKind {
 				return []string{topicARN, meta.GetExternalName(mg)}
 			},
 			creates: "sns:Subscribe",
+			arn: func(ctx context.Context, mg resource.Managed) (string, error) {
+				p := &mg.(*notificationv1alpha1.Subscription).Spec.ForProvider
+				out, err := snc.ListSubscriptionsByTopic(ctx, &sns.ListSubscriptionsByTopicInput{TopicArn: p.TopicARN})
+				if err != nil {
+					return "", err
+				}
+				if arn, ok := snsclient.Find(p, out.Subscriptions); ok {
+					return arn, nil
+				}
+				return "", fmt.Errorf("no subscription of %s", aws.ToString(p.Endpoint))
+			},
 		},
 		{
 			name:   "Endpoint",
@@ -178,6 +199,13 @@ func ownedKinds(t *testing.T, s *stack) []ownedKind {
 			},
 			counted: func(mg resource.Managed) []string { return []string{nameOf(mg)} },
 			creates: "events:CreateEndpoint",
+			arn: func(ctx context.Context, mg resource.Managed) (string, error) {
+				out, err := ebc.DescribeEndpoint(ctx, &eventbridge.DescribeEndpointInput{Name: aws.String(nameOf(mg))})
+				if err != nil {
+					return "", err
+				}
+				return aws.ToString(out.Arn), nil
+			},
 		},
 		{
 			name:   "EndpointConfig",
@@ -207,6 +235,13 @@ func ownedKinds(t *testing.T, s *stack) []ownedKind {
 				return []string{nameOf(mg), "arn:aws:sagemaker:us-east-1:000000000000:endpoint-config/" + nameOf(mg)}
 			},
 			creates: "sagemaker:CreateEndpointConfig",
+			arn: func(ctx context.Context, mg resource.Managed) (string, error) {
+				out, err := smc.DescribeEndpointConfig(ctx, &sagemaker.DescribeEndpointConfigInput{EndpointConfigName: aws.String(nameOf(mg))})
+				if err != nil {
+					return "", err
+				}
+				return aws.ToString(out.EndpointConfigArn), nil
+			},
 		},
 		{
 			name: "APIKeyCredentialProvider",
@@ -244,6 +279,13 @@ func ownedKinds(t *testing.T, s *stack) []ownedKind {
 			},
 			counted: func(mg resource.Managed) []string { return []string{nameOf(mg)} },
 			creates: "bedrock-agentcore:CreateApiKeyCredentialProvider",
+			arn: func(ctx context.Context, mg resource.Managed) (string, error) {
+				out, err := acc.GetApiKeyCredentialProvider(ctx, &bedrockagentcorecontrol.GetApiKeyCredentialProviderInput{Name: aws.String(nameOf(mg))})
+				if err != nil {
+					return "", err
+				}
+				return aws.ToString(out.CredentialProviderArn), nil
+			},
 		},
 	}
 }

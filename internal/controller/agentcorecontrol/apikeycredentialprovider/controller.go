@@ -206,7 +206,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 // Found tells what the last Observe found, for ownership.
 func (e *external) Found() ownership.Finding {
 	s := e.tagService()
-	return ownership.Finding{Created: e.created, Tags: &s}
+	return ownership.Finding{Created: e.created, ARN: e.arn, Tags: &s}
 }
 
 // tagService is how AgentCore lists, removes and sets the provider's tags.

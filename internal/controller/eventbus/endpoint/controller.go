@@ -87,6 +87,7 @@ type external struct {
 	session *awsconfig.Session
 
 	created time.Time
+	arn     string
 }
 
 // Observe describes the endpoint: one call, which also carries its URL.
@@ -98,7 +99,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Endpoint) (managed.
 	if err != nil {
 		return managed.ExternalObservation{}, awserrors.Wrap(err, errDescribe)
 	}
-	e.created = aws.ToTime(d.CreationTime)
+	e.created, e.arn = aws.ToTime(d.CreationTime), aws.ToString(d.Arn)
 	previous := mg.Status.AtProvider.ACKResourceMetadata
 	mg.Status.AtProvider = eb.Observation(d)
 	mg.SetConditions(states.Condition(string(d.State), aws.ToString(d.StateReason)))
@@ -121,7 +122,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Endpoint) (managed.
 // Found tells what the last Observe found, for ownership: EventBridge cannot
 // tag a global endpoint, so its creation time is what tells.
 func (e *external) Found() ownership.Finding {
-	return ownership.Finding{Created: e.created}
+	return ownership.Finding{Created: e.created, ARN: e.arn}
 }
 
 // Create creates the endpoint.

@@ -155,7 +155,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.EndpointConfig) (man
 // Found tells what the last Observe found, for ownership.
 func (e *external) Found() ownership.Finding {
 	s := e.tagService()
-	return ownership.Finding{Created: e.created, Tags: &s}
+	return ownership.Finding{Created: e.created, ARN: e.arn, Tags: &s}
 }
 
 // tagService is how SageMaker lists, removes and sets the configuration's

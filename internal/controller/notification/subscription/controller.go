@@ -98,6 +98,14 @@ type external struct {
 	session *awsconfig.Session
 
 	updates map[string]string
+	// found is the ARN of the subscription the last Observe found.
+	found string
+}
+
+// Found tells what the last Observe found, for ownership: SNS cannot tag a
+// subscription nor says when it was made, so only its ARN tells.
+func (e *external) Found() ownership.Finding {
+	return ownership.Finding{ARN: e.found}
 }
 
 // Observe reads the subscription's attributes. Without an ARN it first looks
@@ -127,6 +135,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (mana
 			return managed.ExternalObservation{ResourceExists: false}, nil
 		}
 	}
+	e.found = arn
 	out, err := e.client.GetSubscriptionAttributes(ctx, &sns.GetSubscriptionAttributesInput{SubscriptionArn: aws.String(arn)})
 	if awserrors.IsNotFound(err) {
 		return managed.ExternalObservation{ResourceExists: false}, nil

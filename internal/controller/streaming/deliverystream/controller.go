@@ -267,7 +267,7 @@ func (e *external) Found() ownership.Finding {
 		return ownership.Finding{}
 	}
 	s := e.tagService(e.described.DeliveryStreamName)
-	return ownership.Finding{Created: aws.ToTime(e.described.CreateTimestamp), Tags: &s}
+	return ownership.Finding{Created: aws.ToTime(e.described.CreateTimestamp), ARN: aws.ToString(e.described.DeliveryStreamARN), Tags: &s}
 }
 
 // Create creates the stream with its destination, backup, encryption and
