@@ -20,11 +20,20 @@ package integration
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	agentcorev1alpha1 "github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
@@ -33,6 +42,7 @@ import (
 	notificationv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	subscriptionctl "github.com/cloudkinds/provider-aws-services/internal/controller/notification/subscription"
+	awscontroller "github.com/cloudkinds/provider-aws-services/internal/controller"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
 
@@ -118,4 +128,60 @@ func paused(t *testing.T, mg resource.Managed) {
 func resume(t *testing.T, mg resource.Managed) {
 	t.Helper()
 	change(t, mg, func(o resource.Managed) { meta.RemoveAnnotations(o, meta.AnnotationKeyReconciliationPaused) })
+}
+
+// BenchmarkMemoryOfClaims measures what the provider's cache holds for its
+// ownership claims: CLAIMS (default 5000) claims are recorded as the
+// provider records them, a cache made with the provider's options for Leases
+// syncs them, and the heap it keeps is reported, in all and per claim.
+//
+//	go test -tags integration -run '^$' -bench BenchmarkMemoryOfClaims -benchtime 1x ./test/integration/
+func BenchmarkMemoryOfClaims(b *testing.B) {
+	n := 5000
+	if v, err := strconv.Atoi(os.Getenv("CLAIMS")); err == nil && v > 0 {
+		n = v
+	}
+	ctx := context.Background()
+	ns := "claims-bench-" + strconv.FormatInt(time.Now().UnixNano()%100000, 10)
+	if err := cp.Client.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}); err != nil {
+		b.Fatal(err)
+	}
+	gk := streamingv1alpha1.DeliveryStreamGroupVersionKind.GroupKind()
+	c := ownership.NewClaims(ns, gk, func() client.Object { return &streamingv1alpha1.DeliveryStream{} }, cp.Client, cp.Client, cp.Client)
+	for i := range n {
+		id := ownership.Identity{Account: stackAccount, Region: stackRegion, Kind: gk, Fields: fmt.Sprintf("stream-%05d", i)}
+		owner := ownership.Owner{Kind: "deliverystream.streaming.services.k8s.aws", Namespace: "team-" + strconv.Itoa(i%50), Name: fmt.Sprintf("stream-%05d", i), UID: types.UID(fmt.Sprintf("0b7c5d2e-0000-4000-8000-%012d", i))}
+		if _, err := c.Take(ctx, id, owner, owner.UID, ownership.ToCreate); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for b.Loop() {
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		opts := awscontroller.CacheOptions(time.Hour, ns)
+		opts.Scheme = cp.Scheme
+		informers, err := cache.New(cp.Config, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cctx, cancel := context.WithCancel(ctx)
+		go func() { _ = informers.Start(cctx) }()
+		l := &coordinationv1.LeaseList{}
+		for {
+			if err := informers.List(cctx, l, client.InNamespace(ns)); err == nil && len(l.Items) == n {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		l = nil
+		runtime.GC()
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		heap := float64(after.HeapAlloc) - float64(before.HeapAlloc)
+		b.ReportMetric(heap/(1<<20), "MiB-heap")
+		b.ReportMetric(heap/float64(n), "B/claim")
+		runtime.KeepAlive(informers)
+		cancel()
+	}
 }

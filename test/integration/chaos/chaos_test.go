@@ -66,6 +66,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	agentcorev1alpha1 "github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
@@ -78,6 +81,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	snsclient "github.com/cloudkinds/provider-aws-services/internal/clients/sns"
 	"github.com/cloudkinds/provider-aws-services/internal/diff"
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 	"github.com/cloudkinds/provider-aws-services/test/workload"
 )
@@ -426,11 +430,14 @@ func TestCrashStorm(t *testing.T) {
 	// The storm: faults on every call, the provider killed at random
 	// moments, every other kill right after a create call reached AWS.
 	em.SetFaults(map[string]emulator.Fault{"*": {ThrottleRate: st.throttleRate, ErrorRate: st.errorRat}})
+	watching, stopWatching := context.WithCancel(ctx)
+	defer stopWatching()
+	claims := watchClaims(watching, t, env.ControlPlane.Config, "default")
 	p.start()
 	stormStart := time.Now()
 	killsDone := make(chan killRecord)
 	go func() {
-		killsDone <- killStorm(st, rng, stormStart, p, em, func(at time.Time) killLook { return lookAtKill(ctx, t, kube, em, byCreator, at) })
+		killsDone <- killStorm(st, rng, stormStart, p, em, claims, func(at time.Time) killLook { return lookAtKill(ctx, t, kube, em, byCreator, at) })
 	}()
 
 	// Objects arrive as planned; updates come at half time, deletions at two
@@ -520,6 +527,7 @@ func TestCrashStorm(t *testing.T) {
 	// create's result was in flight, the case a lost create comes from.
 	afterCreate := killsAfterCreate(kr.looks, afterCreateWindow)
 	t.Logf("%d of %d SIGKILLs landed within %s after a create reached AWS, before the provider recorded it (%d aimed at a create)", afterCreate, kr.kills, afterCreateWindow, kr.aimed)
+	t.Logf("%d SIGKILLs landed right after an ownership claim was recorded, %d of them before any further create reached AWS", kr.atClaim, kr.beforeCreate)
 	for _, k := range kr.looks {
 		for _, c := range k.creates {
 			t.Logf("  kill at %s: create of %s by %s %s before, recorded: %t", k.at.Format("15:04:05.000"), c.creation.Identity(), c.object, k.at.Sub(c.creation.Time).Round(time.Millisecond), c.recorded)
@@ -614,7 +622,11 @@ func arrivals(rng *rand.Rand, st storm, all []resource.Managed, pairs []pair) []
 // A killRecord is what the kills of a storm did.
 type killRecord struct {
 	kills, aimed int
-	looks        []killLook
+	// atClaim counts the kills aimed right after the provider recorded an
+	// ownership claim; beforeCreate those of them that landed before any
+	// further create reached AWS: between a claim and its create.
+	atClaim, beforeCreate int
+	looks                 []killLook
 }
 
 // killStorm kills the provider st.kills times over the storm, at random
@@ -626,7 +638,11 @@ type killRecord struct {
 // every create throttled) tries again. look is called right after each kill,
 // while the provider is dead. The creation hook stays set until the storm
 // heals.
-func killStorm(st storm, rng *rand.Rand, stormStart time.Time, p *process, em *emulator.Server, look func(time.Time) killLook) killRecord {
+//
+// Every third kill is aimed at an ownership claim instead: it waits up to 5 s
+// for the provider to record a claim (claims delivers them) and kills it at
+// once, before the create the claim was taken for, if it is quick enough.
+func killStorm(st storm, rng *rand.Rand, stormStart time.Time, p *process, em *emulator.Server, claims <-chan struct{}, look func(time.Time) killLook) killRecord {
 	var (
 		hookMu sync.Mutex
 		armed  chan time.Time
@@ -646,7 +662,9 @@ func killStorm(st storm, rng *rand.Rand, stormStart time.Time, p *process, em *e
 		at := time.Duration(float64(st.length) * (float64(i) + 0.25 + 0.5*rng.Float64()) / float64(st.kills))
 		time.Sleep(time.Until(stormStart.Add(at)))
 		var killed time.Time
-		if i%2 == 0 || r.aimed == 0 {
+		if i%3 == 1 && r.aimed > 0 {
+			killed = killAtClaim(p, em, claims, &r)
+		} else if i%2 == 0 || r.aimed == 0 {
 			a := make(chan time.Time, 1)
 			hookMu.Lock()
 			armed = a
@@ -682,6 +700,64 @@ func killStorm(st storm, rng *rand.Rand, stormStart time.Time, p *process, em *e
 		p.start()
 	}
 	return r
+}
+
+// killAtClaim kills the provider as soon as it records an ownership claim,
+// within 5 s, else at once.
+func killAtClaim(p *process, em *emulator.Server, claims <-chan struct{}, r *killRecord) time.Time {
+	for {
+		select {
+		case <-claims: // claims recorded before this kill was aimed
+			continue
+		default:
+		}
+		break
+	}
+	select {
+	case <-claims:
+		created := len(em.Creations())
+		if !p.kill() {
+			return time.Time{}
+		}
+		r.atClaim++
+		if len(em.Creations()) == created {
+			r.beforeCreate++
+		}
+		return time.Now()
+	case <-time.After(5 * time.Second):
+		if p.kill() {
+			return time.Now()
+		}
+		return time.Time{}
+	}
+}
+
+// watchClaims delivers an event each time the provider records an ownership
+// claim (a Lease of the claims namespace), until ctx ends.
+func watchClaims(ctx context.Context, t *testing.T, cfg *rest.Config, namespace string) <-chan struct{} {
+	t.Helper()
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := cs.CoordinationV1().Leases(namespace).Watch(ctx, metav1.ListOptions{LabelSelector: ownership.LabelClaim + "=true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make(chan struct{}, 1)
+	go func() {
+		defer w.Stop()
+		for ev := range w.ResultChan() {
+			if ev.Type != watch.Added {
+				continue
+			}
+			select {
+			case out <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	return out
 }
 
 // lookAtKill reads, right after a kill and while the provider is dead, the
@@ -896,6 +972,7 @@ func report(t *testing.T, st storm, kr killRecord, afterCreate, runs int, stormT
 	fmt.Fprintf(&b, "| resources (per kind) | %d (%d), and %d colliding pairs |\n", resources, st.perKind, pairs)
 	fmt.Fprintf(&b, "| faults | %.0f%% throttled, %.0f%% HTTP 500 |\n", st.throttleRate*100, st.errorRat*100)
 	fmt.Fprintf(&b, "| SIGKILLs (aimed at a create; landed within %s of a create, unrecorded) | %d (%d; %d), %d provider starts |\n", afterCreateWindow, kr.kills, kr.aimed, afterCreate, runs)
+	fmt.Fprintf(&b, "| SIGKILLs right after an ownership claim (before any further create) | %d (%d) |\n", kr.atClaim, kr.beforeCreate)
 	fmt.Fprintf(&b, "| storm / converge after healing | %s / %s |\n", stormTime.Round(time.Second), convergeTime.Round(time.Second))
 	fmt.Fprintf(&b, "| resources stuck for good | %d of %d |\n", stuck, resources+pairs)
 	fmt.Fprintf(&b, "| deleted resources left on AWS | %d |\n", leaked)
