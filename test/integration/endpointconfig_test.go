@@ -102,8 +102,8 @@ func TestEndpointConfigLifecycle(t *testing.T) {
 		return nil
 	})
 	tags, err := sageMakerClient(s).ListTags(context.Background(), &sagemaker.ListTagsInput{ResourceArn: aws.String(arn)})
-	if got := sm.TagMap(tags.Tags); err != nil || len(got) != 6 || got["env"] == "" || got["crossplane-name"] != mg.Name {
-		t.Errorf("tags in SageMaker (env and the 5 owner tags): %v %v", got, err)
+	if got := sm.TagMap(tags.Tags); err != nil || len(got) != 1+ownership.OwnerTagCount || got["env"] == "" || got["crossplane-name"] != mg.Name || got[ownership.TagKeyUID] != string(mg.UID) {
+		t.Errorf("tags in SageMaker (env and the %d owner tags): %v %v", ownership.OwnerTagCount, got, err)
 	}
 
 	remove(t, mg)

@@ -270,13 +270,18 @@ func TestAnObjectOfTheReleaseWithoutClaimsCarriesOver(t *testing.T) {
 		}
 		t.Run(k.name, func(t *testing.T) {
 			mg := k.object(t, namespace(t), short("carried"))
+			if st, ok := mg.(*streamingv1alpha1.DeliveryStream); ok {
+				// The previous release recorded the fingerprint of the
+				// access key it sent; a stream without one needs no record.
+				st.Spec.ForProvider.HTTPEndpointDestinationConfiguration.EndpointConfiguration.AccessKey = nil
+			}
 			meta.SetExternalCreateSucceeded(mg, time.Now().Add(-time.Hour))
 			meta.SetExternalName(mg, nameOf(mg))
 			paused(t, mg)
 			if st, ok := mg.(*streamingv1alpha1.DeliveryStream); ok {
 				tags := ownership.OwnerTags(streamingv1alpha1.DeliveryStreamGroupVersionKind.GroupKind(), st)
 				delete(tags, ownership.TagKeyUID)
-				if _, err := firehose.NewFromConfig(setupConfig(s)).CreateDeliveryStream(ctx, fh.CreateInput(&st.Spec.ForProvider, aws.String(accessKey), tags)); err != nil {
+				if _, err := firehose.NewFromConfig(setupConfig(s)).CreateDeliveryStream(ctx, fh.CreateInput(&st.Spec.ForProvider, nil, tags)); err != nil {
 					t.Fatal(err)
 				}
 			} else if err := k.outside(ctx, mg); err != nil {

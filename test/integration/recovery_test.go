@@ -251,8 +251,12 @@ func TestASubscriptionWhoseARNWasLostAfterItsSpecChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	mg.Spec.ForProvider.FilterPolicy = aws.String(`{"type": ["order_shipped"]}`)
+	// What the killed provider left: its claim, taken before the
+	// subscribe, and the create-pending record.
 	interrupt(mg)
-	create(t, mg)
+	paused(t, mg)
+	claimAsTheProvider(t, mg)
+	resume(t, mg)
 	eventually(t, 30*time.Second, "Ready", func() error { return isReady(t, mg) })
 	inv := s.aws.Inventory()
 	if n := subscribed(inv, mg); n != 1 {
@@ -276,8 +280,8 @@ func TestASubscriptionWhoseARNWasLostAfterItsSpecChanged(t *testing.T) {
 	interrupt(lost)
 	// Paused, the object is deleted before the provider saw it again.
 	lost.Finalizers = []string{"finalizer.managedresource.crossplane.io"}
-	meta.AddAnnotations(lost, map[string]string{meta.AnnotationKeyReconciliationPaused: "true"})
-	create(t, lost)
+	paused(t, lost)
+	claimAsTheProvider(t, lost)
 	unsubscribed := s.aws.CallCount("sns:Unsubscribe")
 	if err := cp.Client.Delete(context.Background(), lost); err != nil {
 		t.Fatal(err)
