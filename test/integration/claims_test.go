@@ -41,8 +41,8 @@ import (
 	mlplatformv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
 	notificationv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
-	subscriptionctl "github.com/cloudkinds/provider-aws-services/internal/controller/notification/subscription"
 	awscontroller "github.com/cloudkinds/provider-aws-services/internal/controller"
+	subscriptionctl "github.com/cloudkinds/provider-aws-services/internal/controller/notification/subscription"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
 
