@@ -104,7 +104,10 @@ up() {
 
   stop provider
   say "starting the provider (log: $state/provider.log)"
-  KUBECONFIG="$kubeconfig" start provider "$bin/provider" --debug --poll=10s \
+  # The provider keeps its ownership claims and its fingerprint key in a
+  # namespace of its own, which no tenant writes.
+  k create namespace crossplane-system --dry-run=client -o yaml | k apply -f - >/dev/null
+  KUBECONFIG="$kubeconfig" start provider "$bin/provider" --debug --poll=10s --namespace=crossplane-system \
     --metrics-bind-address=127.0.0.1:0 --health-probe-bind-address=127.0.0.1:0
 
   say "applying the ClusterProviderConfig that points at the emulator (for namespaces default and team-a only), and the examples"

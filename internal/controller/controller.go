@@ -18,10 +18,12 @@ limitations under the License.
 package controller
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -41,6 +43,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/controller/safestart"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/streaming/deliverystream"
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
 
 // A kind is a managed resource kind with the controller that reconciles it.
@@ -65,6 +68,15 @@ var kinds = []kind{
 func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 	if err := config.Setup(mgr, o); err != nil {
 		return err
+	}
+	if shared.Namespace != "" {
+		// Objects made before this are the previous release's, which
+		// kept no ownership claims.
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := ownership.MarkEra(ctx, mgr.GetClient(), shared.Namespace); err != nil {
+			return err
+		}
 	}
 	if o.Gate == nil {
 		for _, k := range kinds {

@@ -52,8 +52,15 @@ const (
 	annotationHolder   = "ownership.services.k8s.aws/holder"
 	annotationIdentity = "ownership.services.k8s.aws/identity"
 	annotationPurpose  = "ownership.services.k8s.aws/purpose"
+	// AnnotationClaimsSince on EraLease is when the provider began to
+	// keep claims (RFC 3339).
+	AnnotationClaimsSince = "ownership.services.k8s.aws/claims-since"
 
 	claimPrefix = "aws-owner-"
+	// EraLease is the Lease that says since when the provider keeps
+	// claims: objects made before then were made by a release without
+	// them, and only they may be carried over by their own records.
+	EraLease = claimPrefix + "claims-since"
 )
 
 // A Purpose is why an object claimed an identity.
@@ -135,6 +142,36 @@ func CacheOptions(namespace string) cache.ByObject {
 	}
 }
 
+// MarkEra records, once, that the provider keeps claims from now on.
+func MarkEra(ctx context.Context, kube client.Client, namespace string) error {
+	l := &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{
+		Namespace: namespace, Name: EraLease,
+		Labels:      map[string]string{LabelClaim: "true"},
+		Annotations: map[string]string{AnnotationClaimsSince: time.Now().UTC().Format(time.RFC3339Nano)},
+	}}
+	if err := kube.Create(ctx, l); err != nil && !kerrors.IsAlreadyExists(err) {
+		return errors.Wrap(err, errCreateClaim)
+	}
+	return nil
+}
+
+// Era returns since when the provider keeps claims; zero when it does not
+// know, which carries nothing over.
+func (c *Claims) Era(ctx context.Context) time.Time {
+	l := &coordinationv1.Lease{}
+	key := types.NamespacedName{Namespace: c.namespace, Name: EraLease}
+	if err := c.cached.Get(ctx, key, l); err != nil {
+		if err := c.live.Get(ctx, key, l); err != nil {
+			return time.Time{}
+		}
+	}
+	t, err := time.Parse(time.RFC3339Nano, l.Annotations[AnnotationClaimsSince])
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
 // Get returns the claim of id, if any. A claim the cache shows held by mg is
 // taken from the cache; anything else is read from the API server, which
 // the cache may be behind.
@@ -157,6 +194,10 @@ func (c *Claims) Get(ctx context.Context, id Identity, holder types.UID) (*Claim
 // it returns the claim that holds id. A claim whose holder no longer exists
 // is released first: a newcomer of the same name does not inherit it.
 func (c *Claims) Take(ctx context.Context, id Identity, holder Owner, uid types.UID, purpose Purpose) (*Claim, error) {
+	cached := &coordinationv1.Lease{}
+	if err := c.cached.Get(ctx, types.NamespacedName{Namespace: c.namespace, Name: claimName(id)}, cached); err == nil && claimOf(cached).Holder == uid {
+		return claimOf(cached), nil
+	}
 	for range 2 {
 		l := c.lease(id, holder, uid, purpose)
 		err := c.write.Create(ctx, l)
@@ -197,6 +238,9 @@ func (c *Claims) Repurpose(ctx context.Context, id Identity, uid types.UID, purp
 	if claimOf(l).Holder != uid {
 		return errors.New(errCreateClaim)
 	}
+	if l.Annotations == nil {
+		l.Annotations = map[string]string{}
+	}
 	l.Annotations[annotationPurpose] = string(purpose)
 	return errors.Wrap(c.write.Update(ctx, l), errCreateClaim)
 }
@@ -217,7 +261,8 @@ func (c *Claims) Release(ctx context.Context, id Identity, uid types.UID) error 
 // let its resource go.
 func (c *Claims) ReleaseAll(ctx context.Context, uid types.UID) error {
 	l := &coordinationv1.LeaseList{}
-	if err := c.cached.List(ctx, l, client.InNamespace(c.namespace), client.MatchingLabels{LabelClaim: "true", LabelHolder: string(uid)}); err != nil {
+	// From the API server: a claim taken moments ago may not be cached.
+	if err := c.live.List(ctx, l, client.InNamespace(c.namespace), client.MatchingLabels{LabelClaim: "true", LabelHolder: string(uid)}); err != nil {
 		return errors.Wrap(err, errReleaseClaim)
 	}
 	for i := range l.Items {
@@ -230,6 +275,10 @@ func (c *Claims) ReleaseAll(ctx context.Context, uid types.UID) error {
 
 // Alive reports whether the object that holds cl still exists.
 func (c *Claims) alive(ctx context.Context, cl *Claim) (bool, error) {
+	if cl.Owner.Name == "" {
+		// A claim that does not say who holds it holds nothing.
+		return false, nil
+	}
 	key := types.NamespacedName{Namespace: cl.Owner.Namespace, Name: cl.Owner.Name}
 	o := c.object()
 	if err := c.cached.Get(ctx, key, o); err == nil && o.GetUID() == cl.Holder {
@@ -245,15 +294,28 @@ func (c *Claims) alive(ctx context.Context, cl *Claim) (bool, error) {
 	return o.GetUID() == cl.Holder, nil
 }
 
-// delete deletes a claim as it was read: a claim taken again meanwhile is
-// kept.
+// delete deletes a claim of the holder it was read with: a claim taken
+// again meanwhile, by another, is kept.
 func (c *Claims) delete(ctx context.Context, l *coordinationv1.Lease) error {
-	uid, rv := l.GetUID(), l.GetResourceVersion()
-	err := c.write.Delete(ctx, l, client.Preconditions{UID: &uid, ResourceVersion: &rv})
-	if kerrors.IsNotFound(err) || kerrors.IsConflict(err) {
-		return nil
+	holder := claimOf(l).Holder
+	for range 3 {
+		uid, rv := l.GetUID(), l.GetResourceVersion()
+		err := c.write.Delete(ctx, l, client.Preconditions{UID: &uid, ResourceVersion: &rv})
+		if err == nil || kerrors.IsNotFound(err) {
+			return nil
+		}
+		if !kerrors.IsConflict(err) {
+			return errors.Wrap(err, errReleaseClaim)
+		}
+		// Read from a cache that was behind, or changed meanwhile.
+		if err := c.live.Get(ctx, client.ObjectKeyFromObject(l), l); err != nil {
+			return errors.Wrap(client.IgnoreNotFound(err), errReleaseClaim)
+		}
+		if claimOf(l).Holder != holder {
+			return nil
+		}
 	}
-	return errors.Wrap(err, errReleaseClaim)
+	return errors.New(errReleaseClaim)
 }
 
 func (c *Claims) lease(id Identity, holder Owner, uid types.UID, purpose Purpose) *coordinationv1.Lease {

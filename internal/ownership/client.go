@@ -30,6 +30,7 @@ import (
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	corev1 "k8s.io/api/core/v1"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
+	kmeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -66,8 +67,14 @@ type Kind[MR resource.Managed] struct {
 	// answer to a create, each "Code: message prefix", beside the codes
 	// every service uses.
 	AlreadyExists []string
+	// Where is where AWS keeps the identity unique, when that is not the
+	// session's account and region (a subscription lives in its topic's);
+	// nil otherwise.
+	Where func(MR) (account, region string)
 	// Claims are the kind's ownership claims.
 	Claims *Claims
+	// List is an empty list of the kind.
+	List client.ObjectList
 	// Objects reads objects of the kind from the cache.
 	Objects client.Reader
 	// New returns an empty object of the kind.
@@ -101,8 +108,6 @@ type Client[MR resource.Managed] struct {
 	// The session's account and region: a claim is for an identity there.
 	account, region string
 
-	// claimed is true once this reconcile holds the claim for a create.
-	claimed  bool
 	adopting *tags.Service
 }
 
@@ -122,7 +127,7 @@ func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObserv
 		return c.TypedExternalClient.Observe(ctx, mg)
 	}
 	before := mg.DeepCopyObject().(MR) //nolint:forcetypeassert // a copy of its own type
-	o, err := c.TypedExternalClient.Observe(ctx, mg)
+	o, err := c.TypedExternalClient.Observe(withClaim(ctx, c, mg), mg)
 	if err != nil && !Recorded(before, c.kind.Metadata(before)) {
 		// A look that failed half-way (a throttled tag read, say) at a
 		// resource the object has no record of keeps nothing: not a Ready
@@ -149,8 +154,9 @@ func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObserv
 			mg.SetConditions(xpv2.Condition{Type: xpv2.TypeReady, Status: corev1.ConditionFalse, Reason: ReasonNotOwned, Message: msg, LastTransitionTime: metav1.Now()})
 			return managed.ExternalObservation{}, errors.New(msg)
 		}
-		// The create that follows is made under the object's claim.
-		held, err := c.claim(ctx, mg, ToCreate)
+		// The create claims the identity; another object that holds
+		// it refuses this one now, before any create.
+		held, err := c.heldByAnother(ctx, mg)
 		if err != nil || held == nil {
 			return o, err
 		}
@@ -166,11 +172,15 @@ func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObserv
 		return o, nil
 	case Carry:
 		if d, err = c.takeFor(ctx, mg, Carried, d); err != nil || d.Verdict == Owned {
+			if err != nil {
+				restore(mg, before)
+			}
 			return o, err
 		}
 	case Adopt:
 		if d, err = c.takeFor(ctx, mg, Adopted, d); err != nil {
-			return o, err
+			restore(mg, before)
+			return managed.ExternalObservation{}, err
 		}
 		if d.Verdict == Owned {
 			if f := c.found(); f.Tags != nil {
@@ -186,6 +196,7 @@ func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObserv
 			// A claim taken for a create that did not make this
 			// resource is let go.
 			if err := c.kind.Claims.Release(ctx, c.identity(mg), mg.GetUID()); err != nil {
+				restore(mg, before)
 				return managed.ExternalObservation{}, err
 			}
 		}
@@ -205,14 +216,14 @@ func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObserv
 // else is refused. When AWS answers with any other error, nothing was made,
 // and the claim is let go.
 func (c *Client[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreation, error) {
-	if !c.claimed {
-		held, err := c.claim(ctx, mg, ToCreate)
-		if err != nil {
-			return managed.ExternalCreation{}, err
-		}
-		if held != nil {
-			return managed.ExternalCreation{}, errors.New(Decision{Verdict: NotOwned, HeldBy: held}.Message(c.kind.Words, c.kind.Identity(mg)))
-		}
+	// Claimed right before the call: the claim's time bounds when the
+	// resource of a kind AWS cannot tag may have been made by it.
+	held, err := c.claim(ctx, mg, ToCreate)
+	if err != nil {
+		return managed.ExternalCreation{}, err
+	}
+	if held != nil {
+		return managed.ExternalCreation{}, errors.New(Decision{Verdict: NotOwned, HeldBy: held}.Message(c.kind.Words, c.kind.Identity(mg)))
 	}
 	created, err := c.TypedExternalClient.Create(ctx, mg)
 	if err == nil {
@@ -289,7 +300,6 @@ func (c *Client[MR]) claim(ctx context.Context, mg MR, purpose Purpose) (*Owner,
 	if cl.Holder != mg.GetUID() {
 		return &cl.Owner, nil
 	}
-	c.claimed = true
 	if purpose != ToCreate && cl.Purpose == ToCreate {
 		// Held for a create that did not make what exists.
 		return nil, c.kind.Claims.Repurpose(ctx, c.identity(mg), mg.GetUID(), purpose)
@@ -312,7 +322,59 @@ func (c *Client[MR]) takeFor(ctx context.Context, mg MR, purpose Purpose, d Deci
 }
 
 func (c *Client[MR]) identity(mg MR) Identity {
-	return Identity{Account: c.account, Region: c.region, Kind: c.kind.GroupKind, Fields: c.kind.Identity(mg)}
+	id := Identity{Account: c.account, Region: c.region, Kind: c.kind.GroupKind, Fields: c.kind.Identity(mg)}
+	if c.kind.Where != nil {
+		if account, region := c.kind.Where(mg); account != "" && region != "" {
+			id.Account, id.Region = account, region
+		}
+	}
+	return id
+}
+
+// heldByAnother returns the object that holds mg's identity, when that is
+// another object that still exists.
+func (c *Client[MR]) heldByAnother(ctx context.Context, mg MR) (*Owner, error) {
+	if c.kind.Identity(mg) == "" {
+		return nil, nil
+	}
+	cl, err := c.kind.Claims.Get(ctx, c.identity(mg), mg.GetUID())
+	if err != nil || cl == nil || cl.Holder == mg.GetUID() {
+		return nil, err
+	}
+	alive, err := c.kind.Claims.alive(ctx, cl)
+	if err != nil || !alive {
+		// A claim of an object that is gone is released by the create.
+		return nil, err
+	}
+	return &cl.Owner, nil
+}
+
+type holdsKey struct{}
+
+// withClaim lets the kind's Observe ask whether mg holds its identity's
+// claim (HoldsClaim); the claim is read only if it asks.
+func withClaim[MR resource.Managed](ctx context.Context, c *Client[MR], mg MR) context.Context {
+	return context.WithValue(ctx, holdsKey{}, func() bool {
+		if c.kind.Identity(mg) == "" {
+			return false
+		}
+		cl, err := c.kind.Claims.Get(ctx, c.identity(mg), mg.GetUID())
+		return err == nil && cl != nil && cl.Holder == mg.GetUID()
+	})
+}
+
+// WithClaimHeld returns ctx in which HoldsClaim answers holds: what a
+// kind's Observe is given by the ownership client, for a unit test of it.
+func WithClaimHeld(ctx context.Context, holds bool) context.Context {
+	return context.WithValue(ctx, holdsKey{}, func() bool { return holds })
+}
+
+// HoldsClaim reports, in a kind's Observe, whether the object holds the
+// claim of its identity: whether it may take a resource AWS hides (a
+// subscription waiting for confirmation) for the work of its own create.
+func HoldsClaim(ctx context.Context) bool {
+	holds, ok := ctx.Value(holdsKey{}).(func() bool)
+	return ok && holds()
 }
 
 // decide decides whose the resource the last Observe found is.
@@ -342,7 +404,15 @@ func (c *Client[MR]) decide(ctx context.Context, mg MR) (Decision, error) {
 	if err != nil {
 		return Decision{}, err
 	}
-	f := Facts{Self: OwnerFor(c.kind.GroupKind, mg), Claim: cl, Recorded: Recorded(mg, c.kind.Metadata(mg)), Adopt: WantsToAdopt(mg), AdoptARN: adoptARN}
+	f := Facts{
+		Self: OwnerFor(c.kind.GroupKind, mg), Claim: cl, Recorded: Recorded(mg, c.kind.Metadata(mg)),
+		Adopt: WantsToAdopt(mg), AdoptARN: adoptARN,
+		CreateRecorded: meta.GetExternalCreateSucceeded(mg), Created: c.found().Created,
+	}
+	if cl == nil && f.Recorded {
+		era := c.kind.Claims.Era(ctx)
+		f.MadeBefore = !era.IsZero() && mg.GetCreationTimestamp().Time.Before(era)
+	}
 	return Decide(f, func() (Evidence, error) { return c.evidence(ctx, mg) })
 }
 
@@ -351,6 +421,11 @@ func (c *Client[MR]) evidence(ctx context.Context, mg MR) (Evidence, error) {
 	f := c.found()
 	ev := Evidence{Tagged: f.Tags != nil, Created: f.Created, ARN: f.ARN}
 	if f.Tags == nil {
+		if WantsToAdopt(mg) || Recorded(mg, c.kind.Metadata(mg)) {
+			var err error
+			ev.InCluster, err = c.madeBeforeClaimsByAnother(ctx, mg)
+			return ev, err
+		}
 		return ev, nil
 	}
 	observed, err := f.Tags.List(ctx)
@@ -376,6 +451,37 @@ func (c *Client[MR]) evidence(ctx context.Context, mg MR) (Evidence, error) {
 		ev.InCluster = other.GetUID() != mg.GetUID() && (o.UID == "" || o.UID == other.GetUID()) && strings.EqualFold(o.Kind, c.kind.GroupKind.String())
 	}
 	return ev, nil
+}
+
+// madeBeforeClaimsByAnother reports whether another object of the kind,
+// made before the provider kept claims, asks for mg's identity and its
+// records say it made it: an object of the previous release not looked at
+// since the upgrade, which neither an adoption nor a record takes from it.
+func (c *Client[MR]) madeBeforeClaimsByAnother(ctx context.Context, mg MR) (bool, error) {
+	era := c.kind.Claims.Era(ctx)
+	if era.IsZero() || c.kind.List == nil {
+		return false, nil
+	}
+	l, ok := c.kind.List.DeepCopyObject().(client.ObjectList)
+	if !ok {
+		return false, nil
+	}
+	if err := c.kind.Objects.List(ctx, l); err != nil {
+		return false, errors.Wrap(err, errOwner)
+	}
+	items, err := kmeta.ExtractList(l)
+	if err != nil {
+		return false, errors.Wrap(err, errOwner)
+	}
+	id := c.kind.Identity(mg)
+	for _, it := range items {
+		other, ok := it.(MR)
+		if ok && other.GetUID() != mg.GetUID() && other.GetCreationTimestamp().Time.Before(era) &&
+			c.kind.Identity(other) == id && Writes(other, c.kind.PoliciesHonoured) && Recorded(other, c.kind.Metadata(other)) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 func (c *Client[MR]) found() Finding {

@@ -31,6 +31,7 @@ import (
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/google/go-cmp/cmp"
 	coordinationv1 "k8s.io/api/coordination/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -151,6 +152,16 @@ func claimFor(t *testing.T, kube client.Client, mg *v1alpha1.DeliveryStream, p P
 	}
 }
 
+// markEra records that the provider keeps claims since at.
+func markEra(t *testing.T, kube client.Client, at time.Time) {
+	t.Helper()
+	l := &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Namespace: "provider", Name: EraLease, Labels: map[string]string{LabelClaim: "true"},
+		Annotations: map[string]string{AnnotationClaimsSince: at.Format(time.RFC3339Nano)}}}
+	if err := kube.Create(context.Background(), l); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestClientObserve(t *testing.T) {
 	observeOnly := func(mg *v1alpha1.DeliveryStream) {
 		mg.SetManagementPolicies(xpv2.ManagementPolicies{xpv2.ManagementActionObserve})
@@ -179,13 +190,16 @@ func TestClientObserve(t *testing.T) {
 		objects   []client.Object
 		claimedBy *v1alpha1.DeliveryStream
 		purpose   Purpose
-		aws       *awsStream
-		want      want
+		// era is since when the provider keeps claims; zero for never
+		// recorded.
+		era  time.Time
+		aws  *awsStream
+		want want
 	}{
-		"NothingYetClaimsForTheCreate": {
-			reason: "A look that finds nothing claims the identity for the create that follows.",
+		"NothingYetClaimsNothing": {
+			reason: "A look that finds nothing claims nothing: the create claims right before its call.",
 			self:   named("team-b", "orders"), aws: &awsStream{},
-			want: want{holder: "uid-team-b-orders", calls: []string{"Observe"}},
+			want: want{calls: []string{"Observe"}},
 		},
 		"NothingYetHeldByAnother": {
 			reason: "Another object holds the identity: refused before any create, naming it.",
@@ -193,9 +207,9 @@ func TestClientObserve(t *testing.T) {
 			want: want{err: "belongs to team-a/orders of this cluster", holder: "uid-team-a-orders", calls: []string{"Observe"}, notOwned: true},
 		},
 		"NothingYetHeldByAGoneObject": {
-			reason: "A claim whose holder is gone is released, not inherited by a newcomer of the same name.",
+			reason: "A claim whose holder is gone refuses no one; the create releases it.",
 			self:   named("team-a", "orders"), claimedBy: named("team-a", "orders", func(mg *v1alpha1.DeliveryStream) { mg.UID = "uid-of-a-gone-object" }), purpose: ToCreate, aws: &awsStream{},
-			want: want{holder: "uid-team-a-orders", calls: []string{"Observe"}},
+			want: want{holder: "uid-of-a-gone-object", calls: []string{"Observe"}},
 		},
 		"ObserveOnlyClaimsNothing": {
 			reason: "Observe-only objects read without owning.",
@@ -228,8 +242,21 @@ func TestClientObserve(t *testing.T) {
 		},
 		"CarriedOver": {
 			reason: "Made by a release without claims: recorded, tagged by it without a UID; it takes the claim, writing nothing to AWS.",
-			self:   named("team-a", "orders", recorded),
+			self:   named("team-a", "orders", recorded), era: t0.Add(time.Hour),
+			aws:  &awsStream{exists: true, tags: oldTagsOf(teamA)},
+			want: want{exists: true, holder: "uid-team-a-orders", calls: []string{"Observe", "ListTags"}},
+		},
+		"RecordedSinceClaims": {
+			reason: "An object made since the provider keeps claims is not carried over by its records, which its tenant can write.",
+			self:   named("team-a", "orders", recorded, func(mg *v1alpha1.DeliveryStream) { mg.CreationTimestamp = metav1.NewTime(t0.Add(2 * time.Hour)) }),
+			era:    t0.Add(time.Hour),
 			aws:    &awsStream{exists: true, tags: oldTagsOf(teamA)},
+			want:   want{err: "this object does not manage it", calls: []string{"Observe", "ListTags"}, notOwned: true},
+		},
+		"ItsOwnUIDWithoutAClaim": {
+			reason: "Tagged with its UID by its own create, whose claim a failed retry let go: taken back.",
+			self:   named("team-a", "orders"),
+			aws:    &awsStream{exists: true, tags: tagsOf(teamA)},
 			want:   want{exists: true, holder: "uid-team-a-orders", calls: []string{"Observe", "ListTags"}},
 		},
 		"MadeOutside": {
@@ -256,6 +283,9 @@ func TestClientObserve(t *testing.T) {
 			kube, k := cluster(t, append(tc.objects, tc.self)...)
 			if tc.claimedBy != nil {
 				claimFor(t, kube, tc.claimedBy, tc.purpose)
+			}
+			if !tc.era.IsZero() {
+				markEra(t, kube, tc.era)
 			}
 			c := Wrap(managed.TypedExternalClient[*v1alpha1.DeliveryStream](tc.aws), k, ordersID.Account, ordersID.Region)
 			mg := tc.self.DeepCopy()
@@ -323,6 +353,10 @@ func TestClientCreate(t *testing.T) {
 		"AnswerLost": {
 			reason: "A create whose answer was lost may have made the resource: the claim is kept.",
 			aws:    &awsStream{createErr: errors.New("connection reset by peer")}, wantErr: "connection reset", holder: "uid-team-b-orders",
+		},
+		"HeldByAGoneObject": {
+			reason:    "A claim whose holder is gone is released, not inherited by a newcomer of the same name.",
+			claimedBy: named("team-b", "orders", func(mg *v1alpha1.DeliveryStream) { mg.UID = "uid-of-a-gone-object" }), aws: &awsStream{}, holder: "uid-team-b-orders",
 		},
 		"HeldByAnother": {
 			reason:    "Another object holds the identity: no create.",

@@ -173,8 +173,10 @@ func Recorded(mg resource.Managed, md *common.ResourceMetadata) bool {
 // Evidence is what AWS shows of a resource, for telling who made it.
 type Evidence struct {
 	// Tagged is true for the kinds AWS can tag; Owner is the object their
-	// owner tags name, if any, and InCluster is true when that object
-	// is another object that exists in this cluster.
+	// owner tags name, if any. InCluster is true when another object of
+	// this cluster may have made it: the object the owner tags name, or,
+	// for a kind AWS cannot tag, another object made before the provider
+	// kept claims whose records say it made the same identity.
 	Tagged    bool
 	Owner     *Owner
 	InCluster bool
@@ -186,12 +188,19 @@ type Evidence struct {
 
 // madeBy reports whether the evidence shows that self's create, made under
 // a claim taken at since, made the resource: its owner tags name self's UID,
-// or, for a kind AWS cannot tag, AWS made it after the claim.
-func (ev Evidence) madeBy(self Owner, since time.Time) bool {
+// or, for a kind AWS cannot tag, AWS made it after the claim (and, once the
+// create was recorded at created, not after that).
+func (ev Evidence) madeBy(self Owner, since, created time.Time) bool {
 	if ev.Tagged {
-		return ev.Owner != nil && ev.Owner.UID == self.UID && ev.Owner.Names(self)
+		return ev.taggedBy(self)
 	}
-	return ev.Created.IsZero() || !ev.Created.Before(since.Add(-ClockSkew))
+	return ev.Created.IsZero() || (!ev.Created.Before(since.Add(-ClockSkew)) && (created.IsZero() || !ev.Created.After(created.Add(ClockSkew))))
+}
+
+// taggedBy reports whether the owner tags name self, UID included: only
+// self's own create puts them.
+func (ev Evidence) taggedBy(self Owner) bool {
+	return ev.Tagged && ev.Owner != nil && ev.Owner.UID == self.UID && ev.Owner.Names(self)
 }
 
 // carriedBy reports whether the evidence agrees with the records of self,
@@ -254,6 +263,20 @@ type Facts struct {
 	// the ARN the request names, if it names one.
 	Adopt    bool
 	AdoptARN string
+	// MadeBefore is true when the object was made before the provider
+	// kept claims (by the API server's clock, which no tenant sets): only
+	// then do its own records carry it over.
+	MadeBefore bool
+	// CreateRecorded is when the object recorded its create; Created is
+	// when AWS made what the look found (zero when AWS does not say): a
+	// resource made well after the record was made again by someone else.
+	CreateRecorded, Created time.Time
+}
+
+// remade reports whether AWS made the resource well after the object
+// recorded its own create: someone made it again since.
+func (f Facts) remade() bool {
+	return !f.Created.IsZero() && !f.CreateRecorded.IsZero() && f.Created.After(f.CreateRecorded.Add(ClockSkew))
 }
 
 // Decide says whether the object of f may manage the resource AWS has under
@@ -263,7 +286,7 @@ func Decide(f Facts, evidence func() (Evidence, error)) (Decision, error) {
 		return Decision{Verdict: NotOwned, HeldBy: &f.Claim.Owner}, nil
 	}
 	holds := f.Claim != nil
-	if holds && (f.Claim.Purpose != ToCreate || f.Recorded) {
+	if holds && (f.Claim.Purpose != ToCreate || (f.Recorded && !f.remade())) {
 		return Decision{Verdict: Owned, Holds: true}, nil
 	}
 	ev, err := evidence()
@@ -271,10 +294,14 @@ func Decide(f Facts, evidence func() (Evidence, error)) (Decision, error) {
 		return Decision{}, err
 	}
 	switch {
-	case holds && ev.madeBy(f.Self, f.Claim.Since):
+	case holds && ev.madeBy(f.Self, f.Claim.Since, f.CreateRecorded):
 		// Its own create's work, whose answer was lost.
 		return Decision{Verdict: Owned, Evidence: ev, Holds: true}, nil
-	case !holds && f.Recorded && ev.carriedBy(f.Self):
+	case !holds && ev.taggedBy(f.Self):
+		// Its own create's work, tagged with its UID, whose claim was
+		// let go when AWS answered a retry of that create with an error.
+		return Decision{Verdict: Carry, Evidence: ev}, nil
+	case !holds && f.Recorded && f.MadeBefore && !ev.InCluster && ev.carriedBy(f.Self):
 		return Decision{Verdict: Carry, Evidence: ev}, nil
 	case f.Adopt && !ev.InCluster && f.AdoptARN != "" && f.AdoptARN != ev.ARN:
 		return Decision{Verdict: NotOwned, Evidence: ev, Holds: holds, AdoptARN: f.AdoptARN}, nil
@@ -306,6 +333,9 @@ func (d Decision) Message(w Words, identity string) string {
 	case d.HeldBy != nil:
 		return fmt.Sprintf("%s %q (%s) belongs to %s of this cluster; this object does not manage it and cannot adopt it while that object holds it: choose %s",
 			w.Noun, identity, w.Field, d.HeldBy, w.Another)
+	case by == nil && d.Evidence.InCluster:
+		return fmt.Sprintf("%s, which another object of this cluster made before the provider kept ownership claims, and asks for; this object does not manage it and cannot adopt it while that object exists: choose %s",
+			found, w.Another)
 	case by != nil && d.Evidence.InCluster:
 		return fmt.Sprintf("%s, created by %s (its crossplane-namespace and crossplane-name tags), which exists in this cluster; this object does not manage it and cannot adopt it while that object exists: choose %s",
 			found, by, w.Another)

@@ -149,8 +149,38 @@ func TestDecide(t *testing.T) {
 		},
 		"CarriedFromTheReleaseWithoutClaims": {
 			reason: "Recorded, with the owner tags that release put (no UID) naming it: it takes the claim.",
-			f:      Facts{Self: ownerB, Recorded: true}, evidence: tagged(oldTags),
+			f:      Facts{Self: ownerB, Recorded: true, MadeBefore: true}, evidence: tagged(oldTags),
 			want: want{d: Decision{Verdict: Carry, Evidence: tagged(oldTags)}, evidence: true},
+		},
+		"RecordedSinceClaims": {
+			reason: "An object made since the provider keeps claims: its records (a tenant can write them) carry nothing over.",
+			f:      Facts{Self: ownerB, Recorded: true}, evidence: tagged(oldTags),
+			want: want{d: Decision{Verdict: NotOwned, Evidence: tagged(oldTags)}, evidence: true},
+		},
+		"UntaggedCarriedOver": {
+			reason: "A kind AWS cannot tag, made before claims and recorded: carried over.",
+			f:      Facts{Self: ownerB, Recorded: true, MadeBefore: true}, evidence: Evidence{},
+			want: want{d: Decision{Verdict: Carry}, evidence: true},
+		},
+		"UntaggedCarryWhileAnotherOldObjectRecordsIt": {
+			reason: "Another object of the previous release records the same untaggable identity: neither a record nor an adoption takes it.",
+			f:      Facts{Self: ownerB, Recorded: true, MadeBefore: true, Adopt: true}, evidence: Evidence{InCluster: true},
+			want: want{d: Decision{Verdict: NotOwned, Evidence: Evidence{InCluster: true}}, evidence: true},
+		},
+		"ItsOwnUIDWithoutAClaim": {
+			reason: "Tagged with its UID by its own create, whose claim a failed retry let go.",
+			f:      Facts{Self: ownerB}, evidence: tagged(ownerB),
+			want: want{d: Decision{Verdict: Carry, Evidence: tagged(ownerB)}, evidence: true},
+		},
+		"RemadeAfterTheRecord": {
+			reason: "Held and recorded, but AWS made the resource well after the record: someone made it again; the tags decide.",
+			f:      Facts{Self: ownerB, Claim: mine(ToCreate), Recorded: true, CreateRecorded: claimedAt, Created: claimedAt.Add(time.Hour)}, evidence: tagged(otherCluster),
+			want: want{d: Decision{Verdict: NotOwned, Holds: true, Evidence: tagged(otherCluster)}, evidence: true},
+		},
+		"UntaggedRemadeAfterTheRecord": {
+			reason: "A kind AWS cannot tag, made again well after the recorded create.",
+			f:      Facts{Self: ownerB, Claim: mine(ToCreate), Recorded: true, CreateRecorded: claimedAt, Created: claimedAt.Add(time.Hour)}, evidence: Evidence{Created: claimedAt.Add(time.Hour)},
+			want: want{d: Decision{Verdict: NotOwned, Holds: true, Evidence: Evidence{Created: claimedAt.Add(time.Hour)}}, evidence: true},
 		},
 		"ForgedRecordOfAResourceTaggedForAnother": {
 			reason: "Recorded, but the tags name another object: not carried.",

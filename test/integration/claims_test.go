@@ -117,6 +117,21 @@ func claimCount(t *testing.T) int {
 	return len(l.Items)
 }
 
+// upgradeNow moves the time since when the provider keeps claims to now, as
+// if it had been upgraded now from a release that kept none: objects made
+// before are that release's.
+func upgradeNow(t *testing.T) {
+	t.Helper()
+	eventually(t, 10*time.Second, "the claims era moved", func() error {
+		l := &coordinationv1.Lease{}
+		if err := cp.Client.Get(context.Background(), client.ObjectKey{Namespace: claimsNamespace, Name: ownership.EraLease}, l); err != nil {
+			return err
+		}
+		l.Annotations[ownership.AnnotationClaimsSince] = time.Now().UTC().Format(time.RFC3339Nano)
+		return cp.Client.Update(context.Background(), l)
+	})
+}
+
 // paused creates mg with its reconciles paused, so that a test can set the
 // scene around its UID; resume lets the provider at it.
 func paused(t *testing.T, mg resource.Managed) {

@@ -290,6 +290,7 @@ func TestAnObjectOfTheReleaseWithoutClaimsCarriesOver(t *testing.T) {
 			eventually(t, 10*time.Second, "the resource ready on AWS", func() error { _, err := k.state(ctx, mg); return err })
 			time.Sleep(3 * time.Second) // past CREATING on the emulator
 			before := providerWritesNow(s, k.counted(mg))
+			upgradeNow(t)
 			resume(t, mg)
 			eventually(t, 30*time.Second, "Ready after the upgrade", func() error { return isReady(t, mg) })
 			if got := claimHolder(t, mg); got != string(mg.GetUID()) {

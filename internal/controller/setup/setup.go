@@ -76,6 +76,9 @@ type Kind[MR resource.ModernManaged] struct {
 	Another       string
 	// Metadata reads status.atProvider.ackResourceMetadata.
 	Metadata func(MR) *common.ResourceMetadata
+	// Where is where AWS keeps the identity unique, when that is not the
+	// session's account and region (a subscription lives in its topic's).
+	Where func(MR) (account, region string)
 	// AlreadyExists are the kind's own wordings of AWS's "already exists"
 	// answer to a create, each "Code: message prefix", beside the codes
 	// every service uses.
@@ -199,6 +202,8 @@ func (k Kind[MR]) ownership(mgr ctrl.Manager, o controller.Options, namespace st
 		Identity:      identity,
 		Metadata:      k.Metadata,
 		AlreadyExists: k.AlreadyExists,
+		Where:         k.Where,
+		List:          k.List,
 		Claims: ownership.NewClaims(namespace, k.GroupVersionKind.GroupKind(), func() client.Object { return k.newObject() },
 			mgr.GetCache(), mgr.GetAPIReader(), mgr.GetClient()),
 		Objects:          mgr.GetCache(),

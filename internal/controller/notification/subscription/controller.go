@@ -25,6 +25,7 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awsarn "github.com/aws/aws-sdk-go-v2/aws/arn"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
@@ -75,12 +76,23 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 			return budget.Look(sns.ServiceID, "GetSubscriptionAttributes", "", false)
 		},
 		Identity:      Identity,
+		Where:         topicPlace,
 		IdentityField: "spec.forProvider.topicARN, protocol and endpoint",
 		Another:       "another topic, protocol or endpoint",
 		Metadata: func(mg *v1alpha1.Subscription) *common.ResourceMetadata {
 			return metadata.Plain(mg.Status.AtProvider.ACKResourceMetadata)
 		},
 	})
+}
+
+// topicPlace is where a subscription lives: its topic's account and
+// region, whichever account subscribes.
+func topicPlace(mg *v1alpha1.Subscription) (account, region string) {
+	a, err := awsarn.Parse(aws.ToString(mg.Spec.ForProvider.TopicARN))
+	if err != nil {
+		return "", ""
+	}
+	return a.AccountID, a.Region
 }
 
 // Identity is what SNS keeps unique among subscriptions: the topic, the
@@ -124,10 +136,10 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (mana
 		case found != "":
 			arn, recovered = found, true
 			meta.SetExternalName(mg, arn)
-		case waiting && meta.GetExternalCreatePending(mg).IsZero() && !ownership.WantsToAdopt(mg):
+		case waiting && !ownership.HoldsClaim(ctx) && !ownership.WantsToAdopt(mg):
 			// Someone's subscription waits for its endpoint to
 			// confirm, with its ARN hidden: it exists, and this object
-			// never subscribed it.
+			// never subscribed it (its create would hold the claim).
 			return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, nil
 		default:
 			// Not subscribed, or waiting for confirmation: Subscribe,

@@ -117,7 +117,9 @@ func TestObserve(t *testing.T) {
 		mg    func() *v1alpha1.Subscription
 		attrs map[string]string
 		topic []types.Subscription
-		want  want
+		// holdsClaim is true when the object holds its identity's claim.
+		holdsClaim bool
+		want       want
 	}{
 		"NoARNYetLooksBeforeCreating": {mg: fresh, want: want{listed: 1}},
 		"ASubscriptionThatExistsBeforeCreatingIsFound": {mg: fresh, attrs: attrs("false"),
@@ -136,9 +138,12 @@ func TestObserve(t *testing.T) {
 		"InterruptedCreateIsFoundByItsTopic": {mg: interrupted, attrs: attrs("false"),
 			topic: []types.Subscription{member(arn+"9", "arn:aws:sqs:us-east-1:000000000000:other"), member(arn, "arn:aws:sqs:us-east-1:000000000000:q")},
 			want:  want{exists: true, upToDate: false, lateInit: true, reason: xpv2.ReasonAvailable, externalName: arn, listed: 1}},
-		"InterruptedCreateThatWaitsForConfirmationIsLeftToSubscribe": {mg: interrupted,
+		"InterruptedCreateThatWaitsForConfirmationIsLeftToSubscribe": {mg: interrupted, holdsClaim: true,
 			topic: []types.Subscription{member("PendingConfirmation", "arn:aws:sqs:us-east-1:000000000000:q")},
 			want:  want{exists: false, listed: 1}},
+		"SomeoneElsesWaitingForConfirmationExistsDespiteARecord": {mg: interrupted,
+			topic: []types.Subscription{member("PendingConfirmation", "arn:aws:sqs:us-east-1:000000000000:q")},
+			want:  want{exists: true, upToDate: true, listed: 1}},
 		"InterruptedCreateThatNeverReachedSNS": {mg: interrupted,
 			topic: []types.Subscription{member(arn+"9", "arn:aws:sqs:us-east-1:000000000000:other")},
 			want:  want{exists: false, listed: 1}},
@@ -163,7 +168,7 @@ func TestObserve(t *testing.T) {
 			mg := tc.mg()
 			fake := &fakeSNS{attrs: tc.attrs, topic: tc.topic}
 			e := &external{client: fake, session: session}
-			obs, err := e.Observe(context.Background(), mg)
+			obs, err := e.Observe(ownership.WithClaimHeld(context.Background(), tc.holdsClaim), mg)
 			got := want{exists: obs.ResourceExists, upToDate: obs.ResourceUpToDate, lateInit: obs.ResourceLateInitialized, listed: fake.listed}
 			if err != nil {
 				// An error is expected when its text contains the wanted
