@@ -71,6 +71,8 @@ type Kind[MR resource.Managed] struct {
 	// session's account and region (a subscription lives in its topic's);
 	// nil otherwise.
 	Where func(MR) (account, region string)
+	// Tagged is true for the kinds AWS can tag with the owner tags.
+	Tagged bool
 	// Claims are the kind's ownership claims.
 	Claims *Claims
 	// List is an empty list of the kind.
@@ -108,6 +110,8 @@ type Client[MR resource.Managed] struct {
 	// The session's account and region: a claim is for an identity there.
 	account, region string
 
+	// claimed is true once this reconcile's look claimed the identity.
+	claimed  bool
 	adopting *tags.Service
 }
 
@@ -154,9 +158,10 @@ func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObserv
 			mg.SetConditions(xpv2.Condition{Type: xpv2.TypeReady, Status: corev1.ConditionFalse, Reason: ReasonNotOwned, Message: msg, LastTransitionTime: metav1.Now()})
 			return managed.ExternalObservation{}, errors.New(msg)
 		}
-		// The create claims the identity; another object that holds
-		// it refuses this one now, before any create.
-		held, err := c.heldByAnother(ctx, mg)
+		// The first look that finds nothing claims the identity for
+		// the create that follows: of objects asking for it, the first
+		// to look holds it, and the others are refused now.
+		held, err := c.claim(ctx, mg, ToCreate)
 		if err != nil || held == nil {
 			return o, err
 		}
@@ -216,23 +221,25 @@ func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObserv
 // else is refused. When AWS answers with any other error, nothing was made,
 // and the claim is let go.
 func (c *Client[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreation, error) {
-	// Claimed right before the call: the claim's time bounds when the
-	// resource of a kind AWS cannot tag may have been made by it.
-	held, err := c.claim(ctx, mg, ToCreate)
-	if err != nil {
-		return managed.ExternalCreation{}, err
-	}
-	if held != nil {
-		return managed.ExternalCreation{}, errors.New(Decision{Verdict: NotOwned, HeldBy: held}.Message(c.kind.Words, c.kind.Identity(mg)))
+	if !c.claimed {
+		// Its look could not claim (the identity was not known yet).
+		held, err := c.claim(ctx, mg, ToCreate)
+		if err != nil {
+			return managed.ExternalCreation{}, err
+		}
+		if held != nil {
+			return managed.ExternalCreation{}, errors.New(Decision{Verdict: NotOwned, HeldBy: held}.Message(c.kind.Words, c.kind.Identity(mg)))
+		}
 	}
 	created, err := c.TypedExternalClient.Create(ctx, mg)
 	if err == nil {
 		return created, nil
 	}
 	if !awserrors.IsAlreadyExists(err, c.kind.AlreadyExists...) {
-		if awserrors.Answered(err) {
+		if awserrors.Answered(err) && !c.kind.Tagged {
 			// AWS refused the create: what may appear later under
-			// this identity is not this object's work.
+			// this identity is not this object's work. (For a kind AWS
+			// tags, the owner tags tell that already.)
 			if rerr := c.kind.Claims.Release(ctx, c.identity(mg), mg.GetUID()); rerr != nil {
 				return created, errors.Wrap(err, rerr.Error())
 			}
@@ -300,6 +307,7 @@ func (c *Client[MR]) claim(ctx context.Context, mg MR, purpose Purpose) (*Owner,
 	if cl.Holder != mg.GetUID() {
 		return &cl.Owner, nil
 	}
+	c.claimed = true
 	if purpose != ToCreate && cl.Purpose == ToCreate {
 		// Held for a create that did not make what exists.
 		return nil, c.kind.Claims.Repurpose(ctx, c.identity(mg), mg.GetUID(), purpose)
@@ -329,24 +337,6 @@ func (c *Client[MR]) identity(mg MR) Identity {
 		}
 	}
 	return id
-}
-
-// heldByAnother returns the object that holds mg's identity, when that is
-// another object that still exists.
-func (c *Client[MR]) heldByAnother(ctx context.Context, mg MR) (*Owner, error) {
-	if c.kind.Identity(mg) == "" {
-		return nil, nil
-	}
-	cl, err := c.kind.Claims.Get(ctx, c.identity(mg), mg.GetUID())
-	if err != nil || cl == nil || cl.Holder == mg.GetUID() {
-		return nil, err
-	}
-	alive, err := c.kind.Claims.alive(ctx, cl)
-	if err != nil || !alive {
-		// A claim of an object that is gone is released by the create.
-		return nil, err
-	}
-	return &cl.Owner, nil
 }
 
 type holdsKey struct{}
@@ -408,6 +398,7 @@ func (c *Client[MR]) decide(ctx context.Context, mg MR) (Decision, error) {
 		Self: OwnerFor(c.kind.GroupKind, mg), Claim: cl, Recorded: Recorded(mg, c.kind.Metadata(mg)),
 		Adopt: WantsToAdopt(mg), AdoptARN: adoptARN,
 		CreateRecorded: meta.GetExternalCreateSucceeded(mg), Created: c.found().Created,
+		CreateAttempted: !meta.GetExternalCreatePending(mg).IsZero(),
 	}
 	if cl == nil && f.Recorded {
 		era := c.kind.Claims.Era(ctx)

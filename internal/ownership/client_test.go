@@ -196,9 +196,16 @@ func TestClientObserve(t *testing.T) {
 		aws  *awsStream
 		want want
 	}{
-		"NothingYetClaimsNothing": {
-			reason: "A look that finds nothing claims nothing: the create claims right before its call.",
+		"NothingYetClaimsForTheCreate": {
+			reason: "The first look that finds nothing claims the identity for the create that follows.",
 			self:   named("team-b", "orders"), aws: &awsStream{},
+			want: want{holder: "uid-team-b-orders", calls: []string{"Observe"}},
+		},
+		"ObserveOnlyNothingYetClaimsNothing": {
+			reason: "An object that may not create claims nothing.",
+			self: named("team-b", "orders", func(mg *v1alpha1.DeliveryStream) {
+				mg.SetManagementPolicies(xpv2.ManagementPolicies{xpv2.ManagementActionObserve, xpv2.ManagementActionUpdate})
+			}), aws: &awsStream{},
 			want: want{calls: []string{"Observe"}},
 		},
 		"NothingYetHeldByAnother": {
@@ -207,9 +214,9 @@ func TestClientObserve(t *testing.T) {
 			want: want{err: "belongs to team-a/orders of this cluster", holder: "uid-team-a-orders", calls: []string{"Observe"}, notOwned: true},
 		},
 		"NothingYetHeldByAGoneObject": {
-			reason: "A claim whose holder is gone refuses no one; the create releases it.",
+			reason: "A claim whose holder is gone is released, not inherited by a newcomer of the same name.",
 			self:   named("team-a", "orders"), claimedBy: named("team-a", "orders", func(mg *v1alpha1.DeliveryStream) { mg.UID = "uid-of-a-gone-object" }), purpose: ToCreate, aws: &awsStream{},
-			want: want{holder: "uid-of-a-gone-object", calls: []string{"Observe"}},
+			want: want{holder: "uid-team-a-orders", calls: []string{"Observe"}},
 		},
 		"ObserveOnlyClaimsNothing": {
 			reason: "Observe-only objects read without owning.",

@@ -190,9 +190,13 @@ type Evidence struct {
 // a claim taken at since, made the resource: its owner tags name self's UID,
 // or, for a kind AWS cannot tag, AWS made it after the claim (and, once the
 // create was recorded at created, not after that).
-func (ev Evidence) madeBy(self Owner, since, created time.Time) bool {
+func (ev Evidence) madeBy(self Owner, since, created time.Time, attempted bool) bool {
 	if ev.Tagged {
 		return ev.taggedBy(self)
+	}
+	if !attempted {
+		// Claimed, but no create was made: not its work.
+		return false
 	}
 	return ev.Created.IsZero() || (!ev.Created.Before(since.Add(-ClockSkew)) && (created.IsZero() || !ev.Created.After(created.Add(ClockSkew))))
 }
@@ -271,6 +275,11 @@ type Facts struct {
 	// when AWS made what the look found (zero when AWS does not say): a
 	// resource made well after the record was made again by someone else.
 	CreateRecorded, Created time.Time
+	// CreateAttempted is true when the object recorded that it was about
+	// to create (crossplane-runtime's create-pending): beside a claim it
+	// holds, what lets a kind AWS cannot tag take what exists for its
+	// create's work.
+	CreateAttempted bool
 }
 
 // remade reports whether AWS made the resource well after the object
@@ -294,7 +303,7 @@ func Decide(f Facts, evidence func() (Evidence, error)) (Decision, error) {
 		return Decision{}, err
 	}
 	switch {
-	case holds && ev.madeBy(f.Self, f.Claim.Since, f.CreateRecorded):
+	case holds && ev.madeBy(f.Self, f.Claim.Since, f.CreateRecorded, f.CreateAttempted || !f.CreateRecorded.IsZero()):
 		// Its own create's work, whose answer was lost.
 		return Decision{Verdict: Owned, Evidence: ev, Holds: true}, nil
 	case !holds && ev.taggedBy(f.Self):

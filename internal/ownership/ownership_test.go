@@ -133,13 +133,18 @@ func TestDecide(t *testing.T) {
 			want: want{d: Decision{Verdict: Adopt, Holds: true, Evidence: tagged(otherCluster)}, evidence: true},
 		},
 		"UntaggedMadeAfterTheClaim": {
-			reason: "A kind AWS cannot tag, made after the claim: its create's work.",
-			f:      Facts{Self: ownerB, Claim: mine(ToCreate)}, evidence: Evidence{Created: claimedAt.Add(time.Second)},
+			reason: "A kind AWS cannot tag, made after the claim, and the object was about to create: its create's work.",
+			f:      Facts{Self: ownerB, Claim: mine(ToCreate), CreateAttempted: true}, evidence: Evidence{Created: claimedAt.Add(time.Second)},
 			want: want{d: Decision{Verdict: Owned, Holds: true, Evidence: Evidence{Created: claimedAt.Add(time.Second)}}, evidence: true},
+		},
+		"UntaggedClaimedButNeverCreated": {
+			reason: "A kind AWS cannot tag, claimed, but the object never went on to create: what appeared is not its work.",
+			f:      Facts{Self: ownerB, Claim: mine(ToCreate)}, evidence: Evidence{Created: claimedAt.Add(time.Second)},
+			want: want{d: Decision{Verdict: NotOwned, Holds: true, Evidence: Evidence{Created: claimedAt.Add(time.Second)}}, evidence: true},
 		},
 		"UntaggedMadeBeforeTheClaim": {
 			reason: "A kind AWS cannot tag, made well before the claim: someone else's.",
-			f:      Facts{Self: ownerB, Claim: mine(ToCreate)}, evidence: Evidence{Created: t0},
+			f:      Facts{Self: ownerB, Claim: mine(ToCreate), CreateAttempted: true}, evidence: Evidence{Created: t0},
 			want: want{d: Decision{Verdict: NotOwned, Holds: true, Evidence: Evidence{Created: t0}}, evidence: true},
 		},
 		"FailedCallLeavesNoClaim": {

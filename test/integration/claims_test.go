@@ -107,6 +107,19 @@ func claimHolder(t *testing.T, mg resource.Managed) string {
 	return string(cl.Holder)
 }
 
+// claimLease is the Lease of mg's claim, read from the API server.
+func claimLease(t *testing.T, mg resource.Managed) *coordinationv1.Lease {
+	t.Helper()
+	l := &coordinationv1.LeaseList{}
+	if err := cp.Client.List(context.Background(), l, client.InNamespace(claimsNamespace), client.MatchingLabels{ownership.LabelHolder: string(mg.GetUID())}); err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Items) != 1 {
+		t.Fatalf("%d claims held by %s, want 1", len(l.Items), mg.GetName())
+	}
+	return &l.Items[0]
+}
+
 // claimCount counts the provider's ownership claims.
 func claimCount(t *testing.T) int {
 	t.Helper()

@@ -42,6 +42,7 @@ import (
 	mlplatformv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
 	notificationv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 	"github.com/cloudkinds/provider-aws-services/internal/reference"
 )
 
@@ -203,11 +204,16 @@ func TestWritesPerCreate(t *testing.T) {
 				return nil
 			})
 			toReady, _ := ww.untilReady(mg.GetName(), 0)
+			claim := claimLease(t, mg)
 			time.Sleep(3*testPoll + testPoll/2)
 			afterReady := ww.count(mg.GetName()) - toReady
 			steadyFrom := ww.count(mg.GetName())
 			time.Sleep(3*testPoll + testPoll/2)
 			steady := ww.count(mg.GetName()) - steadyFrom
+			// The create's one more write is its claim, never written again.
+			if now := claimLease(t, mg); now.ResourceVersion != claim.ResourceVersion || now.Labels[ownership.LabelHolder] != string(mg.GetUID()) {
+				t.Errorf("the claim was written again after Ready, or is not the object's: %v, then %v", claim.ObjectMeta, now.ObjectMeta)
+			}
 
 			changeFrom := ww.count(mg.GetName())
 			change(t, mg, k.change)

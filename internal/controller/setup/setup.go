@@ -79,6 +79,9 @@ type Kind[MR resource.ModernManaged] struct {
 	// Where is where AWS keeps the identity unique, when that is not the
 	// session's account and region (a subscription lives in its topic's).
 	Where func(MR) (account, region string)
+	// Tagged is true for the kinds AWS can tag: their creates carry the
+	// owner tags.
+	Tagged bool
 	// AlreadyExists are the kind's own wordings of AWS's "already exists"
 	// answer to a create, each "Code: message prefix", beside the codes
 	// every service uses.
@@ -203,6 +206,7 @@ func (k Kind[MR]) ownership(mgr ctrl.Manager, o controller.Options, namespace st
 		Metadata:      k.Metadata,
 		AlreadyExists: k.AlreadyExists,
 		Where:         k.Where,
+		Tagged:        k.Tagged,
 		List:          k.List,
 		Claims: ownership.NewClaims(namespace, k.GroupVersionKind.GroupKind(), func() client.Object { return k.newObject() },
 			mgr.GetCache(), mgr.GetAPIReader(), mgr.GetClient()),

@@ -74,6 +74,7 @@ const (
 // at once.
 func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 	return setup.Add(mgr, o, shared, setup.Kind[*v1alpha1.APIKeyCredentialProvider]{
+		Tagged:           true,
 		GroupVersionKind: v1alpha1.APIKeyCredentialProviderGroupVersionKind,
 		Object:           &v1alpha1.APIKeyCredentialProvider{},
 		List:             &v1alpha1.APIKeyCredentialProviderList{},

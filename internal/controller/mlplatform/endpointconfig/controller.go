@@ -58,6 +58,7 @@ const (
 // Setup adds the EndpointConfig controller to the manager.
 func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 	return setup.Add(mgr, o, shared, setup.Kind[*v1alpha1.EndpointConfig]{
+		Tagged:           true,
 		GroupVersionKind: v1alpha1.EndpointConfigGroupVersionKind,
 		Object:           &v1alpha1.EndpointConfig{},
 		List:             &v1alpha1.EndpointConfigList{},

@@ -88,6 +88,7 @@ var states = conditions.StateMap{
 // Setup adds the DeliveryStream controller to the manager.
 func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 	return setup.Add(mgr, o, shared, setup.Kind[*v1alpha1.DeliveryStream]{
+		Tagged:           true,
 		GroupVersionKind: v1alpha1.DeliveryStreamGroupVersionKind,
 		Object:           &v1alpha1.DeliveryStream{},
 		List:             &v1alpha1.DeliveryStreamList{},
