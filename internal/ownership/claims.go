@@ -77,6 +77,10 @@ const (
 	// Carried: the object made the resource under a release of the
 	// provider that kept no claims, and its records and owner tags say so.
 	Carried Purpose = "carried"
+	// Refused: AWS answered the object's create with an error, so nothing
+	// it made exists; whatever appears before its next create is not its
+	// work. The object keeps its place: the claim is still its own.
+	Refused Purpose = "create-refused"
 )
 
 const (

@@ -237,10 +237,10 @@ func (c *Client[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreatio
 	}
 	if !awserrors.IsAlreadyExists(err, c.kind.AlreadyExists...) {
 		if awserrors.Answered(err) && !c.kind.Tagged {
-			// AWS refused the create: what may appear later under
-			// this identity is not this object's work. (For a kind AWS
-			// tags, the owner tags tell that already.)
-			if rerr := c.kind.Claims.Release(ctx, c.identity(mg), mg.GetUID()); rerr != nil {
+			// AWS refused the create: what may appear under this
+			// identity before the next create is not this object's
+			// work. (For a kind AWS tags, the owner tags tell that.)
+			if rerr := c.kind.Claims.Repurpose(ctx, c.identity(mg), mg.GetUID(), Refused); rerr != nil {
 				return created, errors.Wrap(err, rerr.Error())
 			}
 		}
@@ -308,8 +308,9 @@ func (c *Client[MR]) claim(ctx context.Context, mg MR, purpose Purpose) (*Owner,
 		return &cl.Owner, nil
 	}
 	c.claimed = true
-	if purpose != ToCreate && cl.Purpose == ToCreate {
-		// Held for a create that did not make what exists.
+	if cl.Purpose != purpose && (cl.Purpose == ToCreate || cl.Purpose == Refused) {
+		// Held for a create that did not make what exists, or, after a
+		// create AWS refused, for the create that follows now.
 		return nil, c.kind.Claims.Repurpose(ctx, c.identity(mg), mg.GetUID(), purpose)
 	}
 	return nil, nil
@@ -349,7 +350,7 @@ func withClaim[MR resource.Managed](ctx context.Context, c *Client[MR], mg MR) c
 			return false
 		}
 		cl, err := c.kind.Claims.Get(ctx, c.identity(mg), mg.GetUID())
-		return err == nil && cl != nil && cl.Holder == mg.GetUID()
+		return err == nil && cl != nil && cl.Holder == mg.GetUID() && cl.Purpose == ToCreate
 	})
 }
 
@@ -360,8 +361,9 @@ func WithClaimHeld(ctx context.Context, holds bool) context.Context {
 }
 
 // HoldsClaim reports, in a kind's Observe, whether the object holds the
-// claim of its identity: whether it may take a resource AWS hides (a
-// subscription waiting for confirmation) for the work of its own create.
+// claim of its identity for a create AWS did not refuse: whether it may take
+// a resource AWS hides (a subscription waiting for confirmation) for the
+// work of its own create.
 func HoldsClaim(ctx context.Context) bool {
 	holds, ok := ctx.Value(holdsKey{}).(func() bool)
 	return ok && holds()

@@ -144,6 +144,16 @@ func holder(t *testing.T, kube client.Client) string {
 	return l.Labels[LabelHolder]
 }
 
+// purposeOf is what the claim of "orders" is for; "" when there is none.
+func purposeOf(t *testing.T, kube client.Client) Purpose {
+	t.Helper()
+	l := &coordinationv1.Lease{}
+	if err := kube.Get(context.Background(), client.ObjectKey{Namespace: "provider", Name: claimName(ordersID)}, l); err != nil {
+		return ""
+	}
+	return claimOf(l).Purpose
+}
+
 func claimFor(t *testing.T, kube client.Client, mg *v1alpha1.DeliveryStream, p Purpose) {
 	t.Helper()
 	c := NewClaims("provider", streamKind, func() client.Object { return &v1alpha1.DeliveryStream{} }, kube, kube, kube)
@@ -345,29 +355,37 @@ func TestClientCreate(t *testing.T) {
 	cases := map[string]struct {
 		reason    string
 		claimedBy *v1alpha1.DeliveryStream
+		tagged    bool
 		aws       *awsStream
 		wantErr   string
 		holder    string
+		purpose   Purpose
 	}{
 		"Created": {
 			reason: "The create is made under the object's claim, which it keeps.",
-			aws:    &awsStream{}, holder: "uid-team-b-orders",
+			aws:    &awsStream{}, holder: "uid-team-b-orders", purpose: ToCreate,
 		},
 		"RefusedByAWS": {
-			reason: "A create AWS answered with an error made nothing: the claim is let go, so that nothing appearing later is taken for its work.",
+			reason: "A create AWS answered with an error made nothing: the claim says so, so that nothing appearing before the next create is taken for its work.",
 			aws:    &awsStream{createErr: answered(http.StatusInternalServerError)}, wantErr: "ServiceUnavailableException",
+			holder: "uid-team-b-orders", purpose: Refused,
+		},
+		"RefusedByAWSTagged": {
+			reason: "For a kind AWS tags, the owner tags tell its work from anyone's: the claim stays as it was.",
+			tagged: true, aws: &awsStream{createErr: answered(http.StatusInternalServerError)}, wantErr: "ServiceUnavailableException",
+			holder: "uid-team-b-orders", purpose: ToCreate,
 		},
 		"AnswerLost": {
 			reason: "A create whose answer was lost may have made the resource: the claim is kept.",
-			aws:    &awsStream{createErr: errors.New("connection reset by peer")}, wantErr: "connection reset", holder: "uid-team-b-orders",
+			aws:    &awsStream{createErr: errors.New("connection reset by peer")}, wantErr: "connection reset", holder: "uid-team-b-orders", purpose: ToCreate,
 		},
 		"HeldByAGoneObject": {
 			reason:    "A claim whose holder is gone is released, not inherited by a newcomer of the same name.",
-			claimedBy: named("team-b", "orders", func(mg *v1alpha1.DeliveryStream) { mg.UID = "uid-of-a-gone-object" }), aws: &awsStream{}, holder: "uid-team-b-orders",
+			claimedBy: named("team-b", "orders", func(mg *v1alpha1.DeliveryStream) { mg.UID = "uid-of-a-gone-object" }), aws: &awsStream{}, holder: "uid-team-b-orders", purpose: ToCreate,
 		},
 		"HeldByAnother": {
 			reason:    "Another object holds the identity: no create.",
-			claimedBy: teamA, aws: &awsStream{}, wantErr: "belongs to team-a/orders", holder: "uid-team-a-orders",
+			claimedBy: teamA, aws: &awsStream{}, wantErr: "belongs to team-a/orders", holder: "uid-team-a-orders", purpose: ToCreate,
 		},
 		"AlreadyExistsMadeElsewhere": {
 			reason: "AWS has it, tagged by another object: refused, and the claim let go.",
@@ -379,6 +397,7 @@ func TestClientCreate(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			kube, k := cluster(t, teamA)
+			k.Tagged = tc.tagged
 			if tc.claimedBy != nil {
 				claimFor(t, kube, tc.claimedBy, ToCreate)
 			}
@@ -393,6 +412,9 @@ func TestClientCreate(t *testing.T) {
 			}
 			if got := holder(t, kube); got != tc.holder {
 				t.Errorf("%s\nclaim held by %q, want %q", tc.reason, got, tc.holder)
+			}
+			if got := purposeOf(t, kube); got != tc.purpose {
+				t.Errorf("%s\nclaim for %q, want %q", tc.reason, got, tc.purpose)
 			}
 		})
 	}

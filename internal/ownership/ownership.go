@@ -295,7 +295,7 @@ func Decide(f Facts, evidence func() (Evidence, error)) (Decision, error) {
 		return Decision{Verdict: NotOwned, HeldBy: &f.Claim.Owner}, nil
 	}
 	holds := f.Claim != nil
-	if holds && (f.Claim.Purpose != ToCreate || (f.Recorded && !f.remade())) {
+	if holds && (f.Claim.Purpose == Adopted || f.Claim.Purpose == Carried || (f.Claim.Purpose == ToCreate && f.Recorded && !f.remade())) {
 		return Decision{Verdict: Owned, Holds: true}, nil
 	}
 	ev, err := evidence()
@@ -303,7 +303,7 @@ func Decide(f Facts, evidence func() (Evidence, error)) (Decision, error) {
 		return Decision{}, err
 	}
 	switch {
-	case holds && ev.madeBy(f.Self, f.Claim.Since, f.CreateRecorded, f.CreateAttempted || !f.CreateRecorded.IsZero()):
+	case holds && f.Claim.Purpose == ToCreate && ev.madeBy(f.Self, f.Claim.Since, f.CreateRecorded, f.CreateAttempted || !f.CreateRecorded.IsZero()):
 		// Its own create's work, whose answer was lost.
 		return Decision{Verdict: Owned, Evidence: ev, Holds: true}, nil
 	case !holds && ev.taggedBy(f.Self):

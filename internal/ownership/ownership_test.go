@@ -137,6 +137,11 @@ func TestDecide(t *testing.T) {
 			f:      Facts{Self: ownerB, Claim: mine(ToCreate), CreateAttempted: true}, evidence: Evidence{Created: claimedAt.Add(time.Second)},
 			want: want{d: Decision{Verdict: Owned, Holds: true, Evidence: Evidence{Created: claimedAt.Add(time.Second)}}, evidence: true},
 		},
+		"UntaggedAfterARefusedCreate": {
+			reason: "A kind AWS cannot tag whose create AWS refused: what appeared since is not its work.",
+			f:      Facts{Self: ownerB, Claim: mine(Refused), CreateAttempted: true, Recorded: true}, evidence: Evidence{Created: claimedAt.Add(time.Second)},
+			want: want{d: Decision{Verdict: NotOwned, Holds: true, Evidence: Evidence{Created: claimedAt.Add(time.Second)}}, evidence: true},
+		},
 		"UntaggedClaimedButNeverCreated": {
 			reason: "A kind AWS cannot tag, claimed, but the object never went on to create: what appeared is not its work.",
 			f:      Facts{Self: ownerB, Claim: mine(ToCreate)}, evidence: Evidence{Created: claimedAt.Add(time.Second)},

@@ -107,6 +107,19 @@ func claimHolder(t *testing.T, mg resource.Managed) string {
 	return string(cl.Holder)
 }
 
+// claimPurpose is what mg's identity is claimed for; "" when it is not.
+func claimPurpose(t *testing.T, mg resource.Managed) ownership.Purpose {
+	t.Helper()
+	cl, err := claims(mg).Get(context.Background(), identityOf(mg), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cl == nil {
+		return ""
+	}
+	return cl.Purpose
+}
+
 // claimLease is the Lease of mg's claim, read from the API server.
 func claimLease(t *testing.T, mg resource.Managed) *coordinationv1.Lease {
 	t.Helper()

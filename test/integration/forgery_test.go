@@ -175,7 +175,7 @@ func TestFiveNamespacesAskingAtOnce(t *testing.T) {
 // is refused, the outside resource is not changed, and it is still there
 // after the object's deletion. AWS cannot tag these kinds, so only the claim
 // taken before the call could have made it the object's, and AWS's refusal
-// released it. Faults are global to the emulator: the test runs alone.
+// is recorded in it. Faults are global to the emulator: the test runs alone.
 func TestAFailedCreateProvesNothing(t *testing.T) {
 	s := provider(t)
 	ctx := context.Background()
@@ -196,8 +196,8 @@ func TestAFailedCreateProvesNothing(t *testing.T) {
 				if !strings.Contains(synced.Message, "create failed") {
 					return fmt.Errorf("Synced: %s", synced.Message)
 				}
-				if h := claimHolder(t, mg); h != "" {
-					return fmt.Errorf("the claim is still held by %s", h)
+				if p := claimPurpose(t, mg); p != ownership.Refused {
+					return fmt.Errorf("the claim is for %q, not marked as a create AWS refused", p)
 				}
 				return nil
 			})
@@ -213,6 +213,9 @@ func TestAFailedCreateProvesNothing(t *testing.T) {
 			time.Sleep(2 * testPoll)
 			if now, err := k.state(ctx, mg); err != nil || now != outside {
 				t.Errorf("the outside resource changed on AWS (%v):\nbefore %s\nnow    %s", err, outside, now)
+			}
+			if h := claimHolder(t, mg); h != "" {
+				t.Errorf("a refused object still holds the claim: %s", h)
 			}
 			remove(t, mg)
 			time.Sleep(testPoll)
