@@ -102,6 +102,22 @@ type Finder interface {
 	Found() Finding
 }
 
+// IndexField indexes the objects of a kind by the AWS identity they ask for.
+const IndexField = "ownership.services.k8s.aws/identity"
+
+// Index returns the index function of IndexField: the identity an object
+// asks for, when it may create.
+func (k *Kind[MR]) Index(o client.Object) []string {
+	mg, ok := o.(MR)
+	if !ok || !Creates(mg, k.PoliciesHonoured) {
+		return nil
+	}
+	if id := k.Identity(mg); id != "" {
+		return []string{id}
+	}
+	return nil
+}
+
 // Client wraps a kind's external client so that it changes and deletes only
 // what its object owns, and adopts only on request.
 type Client[MR resource.Managed] struct {
@@ -158,9 +174,18 @@ func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObserv
 			mg.SetConditions(xpv2.Condition{Type: xpv2.TypeReady, Status: corev1.ConditionFalse, Reason: ReasonNotOwned, Message: msg, LastTransitionTime: metav1.Now()})
 			return managed.ExternalObservation{}, errors.New(msg)
 		}
+		// Of objects of this cluster asking for the identity, the
+		// oldest creates it; the others wait, refused.
+		first, err := c.askedFirst(ctx, mg)
+		if err != nil {
+			return o, err
+		}
+		if first != nil {
+			return managed.ExternalObservation{}, c.refuse(mg, before, Decision{Verdict: NotOwned, AskedFirst: first})
+		}
 		// The first look that finds nothing claims the identity for
-		// the create that follows: of objects asking for it, the first
-		// to look holds it, and the others are refused now.
+		// the create that follows; of two objects asking at once, the
+		// API server picks one, and the other is refused now.
 		held, err := c.claim(ctx, mg, ToCreate)
 		if err != nil || held == nil {
 			return o, err
@@ -338,6 +363,60 @@ func (c *Client[MR]) identity(mg MR) Identity {
 		}
 	}
 	return id
+}
+
+// askedFirst returns an older object of the cluster that asks to create
+// the same identity and is neither refused nor being deleted: it creates,
+// and mg waits. The order is the API server's creation stamps (no tenant
+// sets them), read from the cache's index, with no call to the API server;
+// the claim stays what decides ownership.
+func (c *Client[MR]) askedFirst(ctx context.Context, mg MR) (*Owner, error) {
+	id := c.kind.Identity(mg)
+	if id == "" || c.kind.List == nil {
+		return nil, nil
+	}
+	l, ok := c.kind.List.DeepCopyObject().(client.ObjectList)
+	if !ok {
+		return nil, nil
+	}
+	if err := c.kind.Objects.List(ctx, l, client.MatchingFields{IndexField: id}); err != nil {
+		return nil, errors.Wrap(err, errOwner)
+	}
+	items, err := kmeta.ExtractList(l)
+	if err != nil {
+		return nil, errors.Wrap(err, errOwner)
+	}
+	for _, it := range items {
+		other, ok := it.(MR)
+		if !ok || other.GetUID() == mg.GetUID() || !Creates(other, c.kind.PoliciesHonoured) || meta.WasDeleted(other) ||
+			other.GetCondition(xpv2.TypeReady).Reason == ReasonNotOwned || c.elsewhere(other) || !olderThan(other, mg) {
+			continue
+		}
+		first := OwnerFor(c.kind.GroupKind, other)
+		return &first, nil
+	}
+	return nil, nil
+}
+
+// olderThan orders objects by creation, then by namespace and name, so that
+// two objects agree on which came first.
+func olderThan(a, b metav1.Object) bool {
+	ta, tb := a.GetCreationTimestamp().Time, b.GetCreationTimestamp().Time
+	if !ta.Equal(tb) {
+		return ta.Before(tb)
+	}
+	return a.GetNamespace()+"/"+a.GetName() < b.GetNamespace()+"/"+b.GetName()
+}
+
+// elsewhere reports whether other is known to work in another account or
+// region than this client, and so asks for another resource.
+func (c *Client[MR]) elsewhere(other MR) bool {
+	md := c.kind.Metadata(other)
+	if md == nil {
+		return false
+	}
+	return (md.OwnerAccountID != "" && c.account != "" && md.OwnerAccountID != c.account) ||
+		(md.Region != "" && c.region != "" && md.Region != c.region)
 }
 
 type holdsKey struct{}

@@ -108,9 +108,16 @@ func cluster(t *testing.T, objs ...client.Object) (client.Client, *Kind[*v1alpha
 	if err := clientgoscheme.AddToScheme(s); err != nil {
 		t.Fatal(err)
 	}
-	kube := fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).Build()
 	newStream := func() *v1alpha1.DeliveryStream { return &v1alpha1.DeliveryStream{} }
+	k := &Kind[*v1alpha1.DeliveryStream]{
+		GroupKind: streamKind,
+		Identity:  func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
+		// Management policies are honoured.
+		PoliciesHonoured: true,
+	}
+	kube := fake.NewClientBuilder().WithScheme(s).WithIndex(&v1alpha1.DeliveryStream{}, IndexField, k.Index).WithObjects(objs...).Build()
 	return kube, &Kind[*v1alpha1.DeliveryStream]{
+		List:      &v1alpha1.DeliveryStreamList{},
 		GroupKind: streamKind,
 		Words:     Words{Noun: "delivery stream", Field: "spec.forProvider.deliveryStreamName", Another: "another name"},
 		Identity:  func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
@@ -177,7 +184,10 @@ func TestClientObserve(t *testing.T) {
 		mg.SetManagementPolicies(xpv2.ManagementPolicies{xpv2.ManagementActionObserve})
 	}
 	recorded := func(mg *v1alpha1.DeliveryStream) { meta.SetExternalCreateSucceeded(mg, t0) }
-	teamA := named("team-a", "orders")
+	createdAt := func(at time.Time) func(*v1alpha1.DeliveryStream) {
+		return func(mg *v1alpha1.DeliveryStream) { mg.CreationTimestamp = metav1.NewTime(at) }
+	}
+	teamA := named("team-a", "orders", createdAt(t0))
 	tagsOf := func(mg *v1alpha1.DeliveryStream) map[string]string { return OwnerTags(streamKind, mg) }
 	oldTagsOf := func(mg *v1alpha1.DeliveryStream) map[string]string {
 		t := OwnerTags(streamKind, mg)
@@ -218,9 +228,22 @@ func TestClientObserve(t *testing.T) {
 			}), aws: &awsStream{},
 			want: want{calls: []string{"Observe"}},
 		},
+		"NothingYetAskedForFirstByAnother": {
+			reason: "An older object of the cluster asks to create the identity: this one waits, refused, and claims nothing.",
+			self:   named("team-b", "orders", createdAt(t0.Add(time.Hour))), objects: []client.Object{teamA}, aws: &awsStream{},
+			want: want{err: "was asked for first by team-a/orders of this cluster", calls: []string{"Observe"}, notOwned: true},
+		},
+		"NothingYetAskedForFirstByARefusedObject": {
+			reason: "An older object that was refused does not hold this one back.",
+			self:   named("team-b", "orders", createdAt(t0.Add(time.Hour))), aws: &awsStream{},
+			objects: []client.Object{named("team-a", "orders", createdAt(t0), func(mg *v1alpha1.DeliveryStream) {
+				mg.SetConditions(xpv2.Condition{Type: xpv2.TypeReady, Status: "False", Reason: ReasonNotOwned})
+			})},
+			want: want{holder: "uid-team-b-orders", calls: []string{"Observe"}},
+		},
 		"NothingYetHeldByAnother": {
 			reason: "Another object holds the identity: refused before any create, naming it.",
-			self:   named("team-b", "orders"), objects: []client.Object{teamA}, claimedBy: teamA, purpose: ToCreate, aws: &awsStream{},
+			self:   named("team-b", "orders", createdAt(t0.Add(-time.Hour))), objects: []client.Object{teamA}, claimedBy: teamA, purpose: ToCreate, aws: &awsStream{},
 			want: want{err: "belongs to team-a/orders of this cluster", holder: "uid-team-a-orders", calls: []string{"Observe"}, notOwned: true},
 		},
 		"NothingYetHeldByAGoneObject": {

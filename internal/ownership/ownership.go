@@ -244,8 +244,9 @@ const (
 // A Decision is a verdict with who holds the resource, for the message.
 type Decision struct {
 	Verdict Verdict
-	// HeldBy is the object of the cluster whose claim holds it, if any.
-	HeldBy *Owner
+	// HeldBy is the object of the cluster whose claim holds it, if any;
+	// AskedFirst an older object of the cluster that asks to create it.
+	HeldBy, AskedFirst *Owner
 	// Evidence is what AWS showed, when it was read.
 	Evidence Evidence
 	// Holds is true when the object holds the identity's claim.
@@ -339,6 +340,9 @@ func (d Decision) Message(w Words, identity string) string {
 	case d.AdoptARN != "":
 		return fmt.Sprintf("the adoption asks for %s (annotation %s), but the %s %q (%s) in this object's account and region is %s; this object does not manage it: set the ARN of that resource, or choose the %s of the resource it names",
 			d.AdoptARN, AnnotationAdoptionFields, w.Noun, identity, w.Field, d.Evidence.ARN, w.Field)
+	case d.AskedFirst != nil:
+		return fmt.Sprintf("%s %q (%s) was asked for first by %s of this cluster; this object does not manage it and cannot adopt it while that object asks for it: choose %s",
+			w.Noun, identity, w.Field, d.AskedFirst, w.Another)
 	case d.HeldBy != nil:
 		return fmt.Sprintf("%s %q (%s) belongs to %s of this cluster; this object does not manage it and cannot adopt it while that object holds it: choose %s",
 			w.Noun, identity, w.Field, d.HeldBy, w.Another)

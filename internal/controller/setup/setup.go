@@ -132,6 +132,9 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, shar
 	kube := CachedMetadata(mgr)
 	observations := metrics.NewObservations(k.GroupVersionKind.Kind)
 	owners := k.ownership(mgr, o, shared.Namespace)
+	if err := mgr.GetFieldIndexer().IndexField(context.Background(), k.Object, ownership.IndexField, owners.Index); err != nil {
+		return err
+	}
 	creating := &toCreate{}
 	var slots *lookSlots
 	if shared.Budgets != nil && k.Looks != nil {
