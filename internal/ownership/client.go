@@ -365,7 +365,7 @@ func (c *Client[MR]) identity(mg MR) Identity {
 	return id
 }
 
-// askedFirst returns an older object of the cluster that asks to create
+// askedFirst returns the oldest object of the cluster, older than mg, that asks to create
 // the same identity and is neither refused nor being deleted: it creates,
 // and mg waits. The order is the API server's creation stamps (no tenant
 // sets them), read from the cache's index, with no call to the API server;
@@ -386,16 +386,23 @@ func (c *Client[MR]) askedFirst(ctx context.Context, mg MR) (*Owner, error) {
 	if err != nil {
 		return nil, errors.Wrap(err, errOwner)
 	}
+	var oldest MR
+	found := false
 	for _, it := range items {
 		other, ok := it.(MR)
 		if !ok || other.GetUID() == mg.GetUID() || !Creates(other, c.kind.PoliciesHonoured) || meta.WasDeleted(other) ||
 			other.GetCondition(xpv2.TypeReady).Reason == ReasonNotOwned || c.elsewhere(other) || !olderThan(other, mg) {
 			continue
 		}
-		first := OwnerFor(c.kind.GroupKind, other)
-		return &first, nil
+		if !found || olderThan(other, oldest) {
+			oldest, found = other, true
+		}
 	}
-	return nil, nil
+	if !found {
+		return nil, nil
+	}
+	first := OwnerFor(c.kind.GroupKind, oldest)
+	return &first, nil
 }
 
 // olderThan orders objects by creation, then by namespace and name, so that

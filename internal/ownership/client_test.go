@@ -233,6 +233,12 @@ func TestClientObserve(t *testing.T) {
 			self:   named("team-b", "orders", createdAt(t0.Add(time.Hour))), objects: []client.Object{teamA}, aws: &awsStream{},
 			want: want{err: "was asked for first by team-a/orders of this cluster", calls: []string{"Observe"}, notOwned: true},
 		},
+		"NothingYetAskedForFirstByTheOldest": {
+			reason: "Of the older objects asking, the refusal names the oldest, which is the one that creates.",
+			self:   named("team-c", "orders", createdAt(t0.Add(2*time.Hour))), aws: &awsStream{},
+			objects: []client.Object{named("team-a", "orders", createdAt(t0.Add(time.Hour))), named("team-b", "orders", createdAt(t0))},
+			want:    want{err: "was asked for first by team-b/orders of this cluster", calls: []string{"Observe"}, notOwned: true},
+		},
 		"NothingYetAskedForFirstByARefusedObject": {
 			reason: "An older object that was refused does not hold this one back.",
 			self:   named("team-b", "orders", createdAt(t0.Add(time.Hour))), aws: &awsStream{},
