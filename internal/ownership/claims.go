@@ -138,12 +138,23 @@ func NewClaims(namespace string, k schema.GroupKind, object func() client.Object
 }
 
 // CacheOptions are the manager's cache options for the claims: only the
-// Leases of the provider's namespace that are claims.
+// Leases of the provider's namespace that are claims, and of each only what
+// a decision reads (who holds it, for what, since when).
 func CacheOptions(namespace string) cache.ByObject {
 	return cache.ByObject{
 		Namespaces: map[string]cache.Config{namespace: {}},
 		Label:      labels.SelectorFromSet(labels.Set{LabelClaim: "true"}),
+		Transform:  leanClaim,
 	}
+}
+
+func leanClaim(in any) (any, error) {
+	if l, ok := in.(*coordinationv1.Lease); ok {
+		l.Spec = coordinationv1.LeaseSpec{}
+		l.ManagedFields = nil
+		delete(l.Annotations, annotationIdentity)
+	}
+	return in, nil
 }
 
 // MarkEra records, once, that the provider keeps claims from now on.
