@@ -158,86 +158,97 @@ func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObserv
 	if err != nil {
 		return o, err
 	}
-	adoptARN, err := AdoptionARN(mg)
-	if err != nil {
-		restore(mg, before)
-		return managed.ExternalObservation{}, err
-	}
 	if !o.ResourceExists {
-		if meta.WasDeleted(mg) || !Creates(mg, c.kind.PoliciesHonoured) {
-			return o, nil
-		}
-		if adoptARN != "" {
-			// An adoption of a named resource never creates one.
-			restore(mg, before)
-			msg := fmt.Sprintf(msgNothingToAdopt, adoptARN, AnnotationAdoptionFields, c.kind.Words.Noun, c.kind.Identity(mg), c.kind.Words.Field)
-			mg.SetConditions(xpv2.Condition{Type: xpv2.TypeReady, Status: corev1.ConditionFalse, Reason: ReasonNotOwned, Message: msg, LastTransitionTime: metav1.Now()})
-			return managed.ExternalObservation{}, errors.New(msg)
-		}
-		// Of objects of this cluster asking for the identity, the
-		// oldest creates it; the others wait, refused.
-		first, err := c.askedFirst(ctx, mg)
-		if err != nil {
-			return o, err
-		}
-		if first != nil {
-			return managed.ExternalObservation{}, c.refuse(mg, before, Decision{Verdict: NotOwned, AskedFirst: first})
-		}
-		// The first look that finds nothing claims the identity for
-		// the create that follows; of two objects asking at once, the
-		// API server picks one, and the other is refused now.
-		held, err := c.claim(ctx, mg, ToCreate)
-		if err != nil || held == nil {
-			return o, err
-		}
-		return managed.ExternalObservation{}, c.refuse(mg, before, Decision{Verdict: NotOwned, HeldBy: held})
+		return c.beforeCreate(ctx, mg, before, o)
 	}
 	d, err := c.decide(ctx, before)
 	if err != nil {
 		restore(mg, before)
 		return managed.ExternalObservation{}, err
 	}
-	switch d.Verdict {
-	case Owned:
-		return o, nil
-	case Carry:
-		if d, err = c.takeFor(ctx, mg, Carried, d); err != nil || d.Verdict == Owned {
-			if err != nil {
-				restore(mg, before)
-			}
-			return o, err
-		}
-	case Adopt:
-		if d, err = c.takeFor(ctx, mg, Adopted, d); err != nil {
-			restore(mg, before)
-			return managed.ExternalObservation{}, err
-		}
-		if d.Verdict == Owned {
-			if f := c.found(); f.Tags != nil {
-				// The owner tags become this object's with the update.
-				c.adopting = f.Tags
-				o.ResourceUpToDate = false
-				o.Diff = strings.TrimPrefix(o.Diff+", owner tags", ", ")
-			}
-			return o, nil
-		}
-	case NotOwned:
-		if d.Holds {
-			// A claim taken for a create that did not make this
-			// resource is let go.
-			if err := c.kind.Claims.Release(ctx, c.identity(mg), mg.GetUID()); err != nil {
-				restore(mg, before)
-				return managed.ExternalObservation{}, err
-			}
-		}
+	if d, err = c.act(ctx, mg, d, &o); err != nil {
+		restore(mg, before)
+		return managed.ExternalObservation{}, err
 	}
-	if meta.WasDeleted(mg) {
+	switch {
+	case d.Verdict == Owned:
+		return o, nil
+	case meta.WasDeleted(mg):
 		// Deleting an object that does not own its resource deletes
 		// only the object.
 		restore(mg, before)
 		return managed.ExternalObservation{ResourceExists: false}, nil
+	default:
+		return managed.ExternalObservation{}, c.refuse(mg, before, d)
 	}
-	return managed.ExternalObservation{}, c.refuse(mg, before, d)
+}
+
+// beforeCreate claims the identity for the create that follows a look that
+// found nothing, unless another object goes first.
+func (c *Client[MR]) beforeCreate(ctx context.Context, mg, before MR, o managed.ExternalObservation) (managed.ExternalObservation, error) {
+	if meta.WasDeleted(mg) || !Creates(mg, c.kind.PoliciesHonoured) {
+		return o, nil
+	}
+	adoptARN, err := AdoptionARN(mg)
+	if err != nil {
+		restore(mg, before)
+		return managed.ExternalObservation{}, err
+	}
+	if adoptARN != "" {
+		// An adoption of a named resource never creates one.
+		restore(mg, before)
+		msg := fmt.Sprintf(msgNothingToAdopt, adoptARN, AnnotationAdoptionFields, c.kind.Words.Noun, c.kind.Identity(mg), c.kind.Words.Field)
+		mg.SetConditions(xpv2.Condition{Type: xpv2.TypeReady, Status: corev1.ConditionFalse, Reason: ReasonNotOwned, Message: msg, LastTransitionTime: metav1.Now()})
+		return managed.ExternalObservation{}, errors.New(msg)
+	}
+	// Of objects of this cluster asking for the identity, the oldest
+	// creates it; the others wait, refused.
+	first, err := c.askedFirst(ctx, mg)
+	if err != nil {
+		return o, err
+	}
+	if first != nil {
+		return managed.ExternalObservation{}, c.refuse(mg, before, Decision{Verdict: NotOwned, AskedFirst: first})
+	}
+	// The first look that finds nothing claims the identity for the
+	// create that follows; of two objects asking at once, the API server
+	// picks one, and the other is refused now.
+	held, err := c.claim(ctx, mg, ToCreate)
+	if err != nil || held == nil {
+		return o, err
+	}
+	return managed.ExternalObservation{}, c.refuse(mg, before, Decision{Verdict: NotOwned, HeldBy: held})
+}
+
+// act records what the decision needs: a claim taken for an adoption or a
+// carried-over object (Owned, unless another took it first), the owner tags
+// an adoption sets with the update, a claim let go by an object that does
+// not own what exists.
+func (c *Client[MR]) act(ctx context.Context, mg MR, d Decision, o *managed.ExternalObservation) (Decision, error) {
+	switch d.Verdict {
+	case Owned:
+	case Carry:
+		return c.takeFor(ctx, mg, Carried, d)
+	case Adopt:
+		d, err := c.takeFor(ctx, mg, Adopted, d)
+		if err != nil || d.Verdict != Owned {
+			return d, err
+		}
+		if f := c.found(); f.Tags != nil {
+			// The owner tags become this object's with the update.
+			c.adopting = f.Tags
+			o.ResourceUpToDate = false
+			o.Diff = strings.TrimPrefix(o.Diff+", owner tags", ", ")
+		}
+		return d, nil
+	case NotOwned:
+		if d.Holds {
+			// A claim taken for a create that did not make this
+			// resource is let go.
+			return d, c.kind.Claims.Release(ctx, c.identity(mg), mg.GetUID())
+		}
+	}
+	return d, nil
 }
 
 // Create creates the resource under the object's claim. When AWS answers

@@ -296,29 +296,57 @@ func Decide(f Facts, evidence func() (Evidence, error)) (Decision, error) {
 		return Decision{Verdict: NotOwned, HeldBy: &f.Claim.Owner}, nil
 	}
 	holds := f.Claim != nil
-	if holds && (f.Claim.Purpose == Adopted || f.Claim.Purpose == Carried || (f.Claim.Purpose == ToCreate && f.Recorded && !f.remade())) {
+	if holds && f.ownedByClaim() {
 		return Decision{Verdict: Owned, Holds: true}, nil
 	}
 	ev, err := evidence()
 	if err != nil {
 		return Decision{}, err
 	}
+	if v, ok := f.ownWork(ev); ok {
+		return Decision{Verdict: v, Evidence: ev, Holds: holds}, nil
+	}
 	switch {
-	case holds && f.Claim.Purpose == ToCreate && ev.madeBy(f.Self, f.Claim.Since, f.CreateRecorded, f.CreateAttempted || !f.CreateRecorded.IsZero()):
-		// Its own create's work, whose answer was lost.
-		return Decision{Verdict: Owned, Evidence: ev, Holds: true}, nil
-	case !holds && ev.taggedBy(f.Self):
-		// Its own create's work, tagged with its UID, whose claim was
-		// let go when AWS answered a retry of that create with an error.
-		return Decision{Verdict: Carry, Evidence: ev}, nil
-	case !holds && f.Recorded && f.MadeBefore && !ev.InCluster && ev.carriedBy(f.Self):
-		return Decision{Verdict: Carry, Evidence: ev}, nil
 	case f.Adopt && !ev.InCluster && f.AdoptARN != "" && f.AdoptARN != ev.ARN:
 		return Decision{Verdict: NotOwned, Evidence: ev, Holds: holds, AdoptARN: f.AdoptARN}, nil
 	case f.Adopt && !ev.InCluster:
 		return Decision{Verdict: Adopt, Evidence: ev, Holds: holds}, nil
 	}
 	return Decision{Verdict: NotOwned, Evidence: ev, Holds: holds}, nil
+}
+
+// ownedByClaim reports whether the claim the object holds says, with no
+// look at AWS, that the resource is its own: it adopted it or carried it
+// over, or it recorded its create and AWS did not make the resource since.
+func (f Facts) ownedByClaim() bool {
+	switch f.Claim.Purpose {
+	case Adopted, Carried:
+		return true
+	case ToCreate:
+		return f.Recorded && !f.remade()
+	case Refused:
+	}
+	return false
+}
+
+// ownWork says whether the evidence shows the resource is the work of the
+// object's own create: Owned under its claim, or Carry when it holds no
+// claim (its owner tags name its UID, or it is carried over from the
+// release without claims).
+func (f Facts) ownWork(ev Evidence) (Verdict, bool) {
+	if f.Claim != nil {
+		attempted := f.CreateAttempted || !f.CreateRecorded.IsZero()
+		// Its own create's work, whose answer was lost.
+		return Owned, f.Claim.Purpose == ToCreate && ev.madeBy(f.Self, f.Claim.Since, f.CreateRecorded, attempted)
+	}
+	switch {
+	case ev.taggedBy(f.Self):
+		// Tagged with its UID by its own create, whose claim is gone.
+		return Carry, true
+	case f.Recorded && f.MadeBefore && !ev.InCluster && ev.carriedBy(f.Self):
+		return Carry, true
+	}
+	return NotOwned, false
 }
 
 // Words are what a refusal says of a kind.

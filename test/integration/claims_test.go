@@ -133,16 +133,6 @@ func claimLease(t *testing.T, mg resource.Managed) *coordinationv1.Lease {
 	return &l.Items[0]
 }
 
-// claimCount counts the provider's ownership claims.
-func claimCount(t *testing.T) int {
-	t.Helper()
-	l := &coordinationv1.LeaseList{}
-	if err := cp.Client.List(context.Background(), l, client.InNamespace(claimsNamespace), client.MatchingLabels{ownership.LabelClaim: "true"}); err != nil {
-		t.Fatal(err)
-	}
-	return len(l.Items)
-}
-
 // upgradeNow moves the time since when the provider keeps claims to now, as
 // if it had been upgraded now from a release that kept none: objects made
 // before are that release's.

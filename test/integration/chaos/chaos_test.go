@@ -662,9 +662,10 @@ func killStorm(st storm, rng *rand.Rand, stormStart time.Time, p *process, em *e
 		at := time.Duration(float64(st.length) * (float64(i) + 0.25 + 0.5*rng.Float64()) / float64(st.kills))
 		time.Sleep(time.Until(stormStart.Add(at)))
 		var killed time.Time
-		if i%3 == 1 && r.aimed > 0 {
+		switch {
+		case i%3 == 1 && r.aimed > 0:
 			killed = killAtClaim(p, em, claims, &r)
-		} else if i%2 == 0 || r.aimed == 0 {
+		case i%2 == 0 || r.aimed == 0:
 			a := make(chan time.Time, 1)
 			hookMu.Lock()
 			armed = a
@@ -689,7 +690,7 @@ func killStorm(st storm, rng *rand.Rand, stormStart time.Time, p *process, em *e
 					killed = time.Now()
 				}
 			}
-		} else if p.kill() {
+		case p.kill():
 			killed = time.Now()
 		}
 		if !killed.IsZero() {
