@@ -94,30 +94,30 @@ func claimAsTheProvider(t *testing.T, mg resource.Managed) {
 	}
 }
 
-// claimHolder is the UID that holds mg's identity; "" when none does.
-func claimHolder(t *testing.T, mg resource.Managed) string {
+// claimOf is the claim of mg's identity, read from the API server; the zero
+// claim when there is none.
+func claimOf(t *testing.T, mg resource.Managed) ownership.Claim {
 	t.Helper()
 	cl, err := claims(mg).Get(context.Background(), identityOf(mg), "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cl == nil {
-		return ""
+		return ownership.Claim{}
 	}
-	return string(cl.Holder)
+	return *cl
+}
+
+// claimHolder is the UID that holds mg's identity; "" when none does.
+func claimHolder(t *testing.T, mg resource.Managed) string {
+	t.Helper()
+	return string(claimOf(t, mg).Holder)
 }
 
 // claimPurpose is what mg's identity is claimed for; "" when it is not.
 func claimPurpose(t *testing.T, mg resource.Managed) ownership.Purpose {
 	t.Helper()
-	cl, err := claims(mg).Get(context.Background(), identityOf(mg), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cl == nil {
-		return ""
-	}
-	return cl.Purpose
+	return claimOf(t, mg).Purpose
 }
 
 // claimLease is the Lease of mg's claim, read from the API server.
