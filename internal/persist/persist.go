@@ -23,9 +23,13 @@ package persist
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -39,13 +43,34 @@ func AtCreate(obj client.Object, kv map[string]string) {
 	meta.AddAnnotations(obj, kv)
 }
 
+// patchWhileGeneration sets annotations on obj with a JSON patch whose test
+// of metadata.generation makes it fail when the spec changed since obj was
+// read; patched takes what the API server answers.
+func patchWhileGeneration(ctx context.Context, kube client.Client, obj, patched client.Object, kv map[string]string) error {
+	ops := []map[string]any{{"op": "test", "path": "/metadata/generation", "value": obj.GetGeneration()}}
+	for _, k := range slices.Sorted(maps.Keys(kv)) {
+		ops = append(ops, map[string]any{"op": "add", "path": "/metadata/annotations/" + jsonPointerEscape(k), "value": kv[k]})
+	}
+	patch, err := json.Marshal(ops)
+	if err != nil {
+		return err
+	}
+	return kube.Patch(ctx, patched, client.RawPatch(types.JSONPatchType, patch))
+}
+
+// jsonPointerEscape escapes a map key for a JSON pointer (RFC 6901).
+func jsonPointerEscape(k string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+}
+
 // Annotations sets annotations on obj in the API server, with a merge patch
 // that touches nothing else and in memory; the rest of obj in memory (the
 // status a reconcile is about to write) is kept. The patch is conditional on
-// the resourceVersion obj was read at: if a user changed the object
-// meanwhile (during a long update call, say), it conflicts and the reconcile
-// is repeated on the current object, so that the reconcile's next write never
-// replaces a newer spec with the one in memory. On success obj takes the new
+// the resourceVersion obj was read at: if a user changed the spec meanwhile
+// (during a long update call, say), it conflicts and the reconcile is
+// repeated on the current object, so that the reconcile's next write never
+// replaces a newer spec with the one in memory. A read that was only behind
+// (the same generation) records anyway. On success obj takes the new
 // resourceVersion, so that its next write does not conflict with this one.
 func Annotations(ctx context.Context, kube client.Client, obj client.Object, kv map[string]string) error {
 	if len(kv) == 0 {
@@ -59,7 +84,18 @@ func Annotations(ctx context.Context, kube client.Client, obj client.Object, kv 
 	if !ok {
 		return errors.New("cannot copy the object")
 	}
-	if err := kube.Patch(ctx, patched, client.RawPatch(types.MergePatchType, patch)); err != nil {
+	err = kube.Patch(ctx, patched, client.RawPatch(types.MergePatchType, patch))
+	if kerrors.IsConflict(err) && len(obj.GetAnnotations()) > 0 {
+		// The read was behind the API server: often only the reconcile's
+		// own status write of a moment ago, which the cache had not seen.
+		// What was sent is recorded all the same while the spec is the
+		// one read (its generation), so that it is not sent again; a
+		// spec changed meanwhile still conflicts.
+		if sameSpec := patchWhileGeneration(ctx, kube, obj, patched, kv); sameSpec == nil {
+			err = nil
+		}
+	}
+	if err != nil {
 		return errors.Wrap(err, "cannot record annotations")
 	}
 	meta.AddAnnotations(obj, kv)

@@ -54,6 +54,7 @@ func TestAnnotations(t *testing.T) {
 	}
 	user := stale.DeepCopy()
 	user.Data["spec"] = "v2"
+	user.Generation = stale.Generation + 1 // what the API server does to a spec change
 	if err := kube.Update(ctx, user); err != nil {
 		t.Fatal(err)
 	}
@@ -66,5 +67,31 @@ func TestAnnotations(t *testing.T) {
 	}
 	if now.Data["spec"] != "v2" || now.Annotations["example.org/sent"] != "a" {
 		t.Errorf("after a stale record: %v %v", now.Data, now.Annotations)
+	}
+}
+
+func TestAnnotationsOnAReadThatWasOnlyBehind(t *testing.T) {
+	ctx := context.Background()
+	kube := fake.NewClientBuilder().WithObjects(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "cm", Generation: 3, Annotations: map[string]string{"a": "b"}}, Data: map[string]string{"spec": "v1"}}).Build()
+	stale := &corev1.ConfigMap{}
+	if err := kube.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "cm"}, stale); err != nil {
+		t.Fatal(err)
+	}
+	// The reconcile's own earlier write, which its read had not seen: the
+	// spec (generation) is the same.
+	own := stale.DeepCopy()
+	own.Data["status"] = "written"
+	if err := kube.Update(ctx, own); err != nil {
+		t.Fatal(err)
+	}
+	if err := Annotations(ctx, kube, stale, map[string]string{"example.org/sent": "b"}); err != nil {
+		t.Fatalf("a record on a read that was only behind: %v", err)
+	}
+	now := &corev1.ConfigMap{}
+	if err := kube.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "cm"}, now); err != nil {
+		t.Fatal(err)
+	}
+	if now.Annotations["example.org/sent"] != "b" || now.Data["status"] != "written" || stale.ResourceVersion != now.ResourceVersion {
+		t.Errorf("after the record: %v %v, in memory at %s, stored at %s", now.Data, now.Annotations, stale.ResourceVersion, now.ResourceVersion)
 	}
 }
