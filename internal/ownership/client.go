@@ -382,6 +382,30 @@ func (c *Client[MR]) identity(mg MR) Identity {
 // sets them), read from the cache's index, with no call to the API server;
 // the claim stays what decides ownership.
 func (c *Client[MR]) askedFirst(ctx context.Context, mg MR) (*Owner, error) {
+	others, err := c.othersAskingFor(ctx, mg)
+	if err != nil {
+		return nil, err
+	}
+	var oldest MR
+	found := false
+	for _, other := range others {
+		if meta.WasDeleted(other) || other.GetCondition(xpv2.TypeReady).Reason == ReasonNotOwned || c.elsewhere(other) || !olderThan(other, mg) {
+			continue
+		}
+		if !found || olderThan(other, oldest) {
+			oldest, found = other, true
+		}
+	}
+	if !found {
+		return nil, nil
+	}
+	first := OwnerFor(c.kind.GroupKind, oldest)
+	return &first, nil
+}
+
+// othersAskingFor returns the other objects of the cluster that may create
+// mg's identity, from the cache's index: no call to the API server.
+func (c *Client[MR]) othersAskingFor(ctx context.Context, mg MR) ([]MR, error) {
 	id := c.kind.Identity(mg)
 	if id == "" || c.kind.List == nil {
 		return nil, nil
@@ -397,23 +421,13 @@ func (c *Client[MR]) askedFirst(ctx context.Context, mg MR) (*Owner, error) {
 	if err != nil {
 		return nil, errors.Wrap(err, errOwner)
 	}
-	var oldest MR
-	found := false
+	others := make([]MR, 0, len(items))
 	for _, it := range items {
-		other, ok := it.(MR)
-		if !ok || other.GetUID() == mg.GetUID() || !Creates(other, c.kind.PoliciesHonoured) || meta.WasDeleted(other) ||
-			other.GetCondition(xpv2.TypeReady).Reason == ReasonNotOwned || c.elsewhere(other) || !olderThan(other, mg) {
-			continue
-		}
-		if !found || olderThan(other, oldest) {
-			oldest, found = other, true
+		if other, ok := it.(MR); ok && other.GetUID() != mg.GetUID() && Creates(other, c.kind.PoliciesHonoured) {
+			others = append(others, other)
 		}
 	}
-	if !found {
-		return nil, nil
-	}
-	first := OwnerFor(c.kind.GroupKind, oldest)
-	return &first, nil
+	return others, nil
 }
 
 // olderThan orders objects by creation, then by namespace and name, so that
@@ -549,25 +563,15 @@ func (c *Client[MR]) evidence(ctx context.Context, mg MR) (Evidence, error) {
 // since the upgrade, which neither an adoption nor a record takes from it.
 func (c *Client[MR]) madeBeforeClaimsByAnother(ctx context.Context, mg MR) (bool, error) {
 	era := c.kind.Claims.Era(ctx)
-	if era.IsZero() || c.kind.List == nil {
+	if era.IsZero() {
 		return false, nil
 	}
-	l, ok := c.kind.List.DeepCopyObject().(client.ObjectList)
-	if !ok {
-		return false, nil
-	}
-	if err := c.kind.Objects.List(ctx, l); err != nil {
-		return false, errors.Wrap(err, errOwner)
-	}
-	items, err := kmeta.ExtractList(l)
+	others, err := c.othersAskingFor(ctx, mg)
 	if err != nil {
-		return false, errors.Wrap(err, errOwner)
+		return false, err
 	}
-	id := c.kind.Identity(mg)
-	for _, it := range items {
-		other, ok := it.(MR)
-		if ok && other.GetUID() != mg.GetUID() && other.GetCreationTimestamp().Time.Before(era) &&
-			c.kind.Identity(other) == id && Writes(other, c.kind.PoliciesHonoured) && Recorded(other, c.kind.Metadata(other)) {
+	for _, other := range others {
+		if other.GetCreationTimestamp().Time.Before(era) && Recorded(other, c.kind.Metadata(other)) {
 			return true, nil
 		}
 	}

@@ -76,16 +76,9 @@ func (f *deferredFinalizer) AddFinalizer(ctx context.Context, obj resource.Objec
 		return nil
 	}
 	mg, ok := obj.(resource.Managed)
-	if ok && f.creating.take(obj.GetUID()) && mayCreate(f.policiesHonoured, mg) {
+	if ok && f.creating.take(obj.GetUID()) && ownership.Creates(mg, f.policiesHonoured) {
 		meta.AddFinalizer(obj, managed.FinalizerName)
 		return nil
 	}
 	return f.Finalizer.AddFinalizer(ctx, obj)
-}
-
-// mayCreate reports whether the reconciler may create mg's resource, so that
-// a create-pending update follows a look that finds nothing: crossplane-runtime's
-// own reading of the management policies.
-func mayCreate(policiesHonoured bool, mg resource.Managed) bool {
-	return managed.NewManagementPoliciesResolver(policiesHonoured, mg.GetManagementPolicies()).ShouldCreate()
 }

@@ -267,6 +267,6 @@ func (o *observed[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObse
 	if !obs.ResourceExists && meta.WasDeleted(mg) {
 		o.observations.Forget(mg.GetUID())
 	}
-	creates := !obs.ResourceExists && !meta.WasDeleted(mg) && mayCreate(o.policiesHonoured, mg)
+	creates := !obs.ResourceExists && !meta.WasDeleted(mg) && ownership.Creates(mg, o.policiesHonoured)
 	return obs, o.references.settle(ctx, mg, creates)
 }
