@@ -47,6 +47,31 @@ build() {
   (cd "$root/hack/package" && go build -o "$bin/devcrossplane" ./crossplane/cmd/devcrossplane)
 }
 
+# wait_managed_ready waits until every managed resource is Ready, and, with
+# a kind and a namespace, until at least one of that kind is there: a
+# Composition composes some resources only once others have told their ARN.
+wait_managed_ready() { # [kind namespace]
+  say "waiting up to ${ready_timeout}s for every resource to be Ready"
+  local deadline=$((SECONDS + ready_timeout)) pending
+  while :; do
+    pending=$(k get managed -A -o jsonpath='{range .items[*]}{.kind}/{.metadata.name}={.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}' | grep -v '=True$' || true)
+    if [ $# -eq 2 ] && [ -z "$(k -n "$2" get "$1" -o name)" ]; then
+      pending="$pending $1/(not composed yet)=False"
+    fi
+    [ -z "$pending" ] && break
+    if [ $SECONDS -ge $deadline ]; then
+      echo
+      k get managed -A
+      echo
+      printf 'Not Ready after %ss:\n' "$ready_timeout" >&2
+      k get managed -A -o jsonpath='{range .items[*]}{.kind}/{.metadata.name}: {range .status.conditions[*]}{.type}={.status} {.reason} {.message}; {end}{"\n"}{end}' >&2
+      fail "some resources are not Ready; see $state/provider.log"
+    fi
+    printf '    waiting for: %s\n' "$(echo "$pending" | cut -d= -f1 | tr '\n' ' ')"
+    sleep 3
+  done
+}
+
 # crossplane_up starts Crossplane with the provider's package and the
 # function the Compositions use, applies the Compositions and one composite
 # of each, and prints their trees.
@@ -73,6 +98,10 @@ crossplane_up() {
     k apply -f "$root/examples/compositions/$dir/composition.yaml" >/dev/null
     k apply -f "$root/examples/compositions/$dir/xr.yaml" >/dev/null
   done
+  # The subscription is composed only once the stream has its ARN: a
+  # composite can be Ready for a moment before it is, so the wait is for
+  # every resource first.
+  wait_managed_ready subscriptions.notification.services.k8s.aws team-a
   k -n team-a wait --for=condition=Ready --timeout="${ready_timeout}s" eventdeliveries.platform.example.org/orders agentcredentials.platform.example.org/search >/dev/null \
     || fail "the composites are not Ready; see $state/crossplane/crossplane-core.log and $state/provider.log"
   echo
@@ -117,23 +146,7 @@ up() {
     echo "    applied ${f#"$root"/}"
   done
 
-  say "waiting up to ${ready_timeout}s for every resource to be Ready"
-  local deadline=$((SECONDS + ready_timeout)) pending
-  while :; do
-    pending=$(k get managed -A -o jsonpath='{range .items[*]}{.kind}/{.metadata.name}={.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}' | grep -v '=True$' || true)
-    [ -z "$pending" ] && break
-    if [ $SECONDS -ge $deadline ]; then
-      echo
-      k get managed -A
-      echo
-      printf 'Not Ready after %ss:\n' "$ready_timeout" >&2
-      k get managed -A -o jsonpath='{range .items[*]}{.kind}/{.metadata.name}: {range .status.conditions[*]}{.type}={.status} {.reason} {.message}; {end}{"\n"}{end}' >&2
-      fail "some resources are not Ready; see $state/provider.log"
-    fi
-    printf '    waiting for: %s\n' "$(echo "$pending" | cut -d= -f1 | tr '\n' ' ')"
-    sleep 3
-  done
-
+  wait_managed_ready
   echo
   k get managed -A
   echo
