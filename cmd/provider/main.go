@@ -55,6 +55,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	awscontroller "github.com/cloudkinds/provider-aws-services/internal/controller"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/kubeclient"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
@@ -178,7 +179,7 @@ func main() {
 	}
 	budgets := budget.New(budget.Quotas{Of: overrides, Share: *awsQuotaShare})
 	shared := setup.Shared{
-		Sessions:     awsconfig.NewCache(setup.CachedMetadata(mgr), awsconfig.WithBudgets(budgets)),
+		Sessions:     awsconfig.NewCache(kubeclient.New(mgr), awsconfig.WithBudgets(budgets)),
 		Fingerprints: key, Polling: &polling, Budgets: budgets,
 		Namespace: providerNamespace(*namespace),
 	}

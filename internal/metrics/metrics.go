@@ -85,16 +85,24 @@ var (
 		Help: "Seconds AWS calls waited for a token of their operation's budget, by service and operation.",
 	}, []string{"service", "operation"})
 
-	// DeferredLooks counts the periodic looks put off until their
+	// DeferredPolls counts the periodic polls put off until their
 	// operations' budgets allow them.
-	DeferredLooks = prometheus.NewCounterVec(prometheus.CounterOpts{
+	DeferredPolls = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "provider_aws_services_deferred_looks_total",
 		Help: "Periodic looks at a resource put off until the budgets of their AWS operations allow them, by kind.",
 	}, []string{"kind"})
+
+	// UndeclaredObserveCalls counts the AWS calls a kind's Observe made that
+	// its declaration of ObserveCalls lacks: the budgets that pace its
+	// polls do not know them. The tests require none.
+	UndeclaredObserveCalls = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "provider_aws_services_undeclared_observe_calls_total",
+		Help: "AWS calls made by an Observe that the kind does not declare among the calls its polls make, by service and operation.",
+	}, []string{"service", "operation"})
 )
 
 func init() {
-	ctrlmetrics.Registry.MustRegister(AWSCalls, PollInterval, Reconciles, BudgetRate, BudgetCalls, BudgetWait, DeferredLooks)
+	ctrlmetrics.Registry.MustRegister(AWSCalls, PollInterval, Reconciles, BudgetRate, BudgetCalls, BudgetWait, DeferredPolls, UndeclaredObserveCalls)
 }
 
 // CountReconciles counts the reconciles of r, named controller, in
@@ -114,9 +122,28 @@ func CountCalls(stack *middleware.Stack) error {
 	return stack.Finalize.Add(middleware.FinalizeMiddlewareFunc("CountAWSCalls",
 		func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (middleware.FinalizeOutput, middleware.Metadata, error) {
 			out, md, err := next.HandleFinalize(ctx, in)
-			AWSCalls.WithLabelValues(awsmiddleware.GetServiceID(ctx), awsmiddleware.GetOperationName(ctx), Outcome(err)).Inc()
+			service, operation := awsmiddleware.GetServiceID(ctx), awsmiddleware.GetOperationName(ctx)
+			AWSCalls.WithLabelValues(service, operation, Outcome(err)).Inc()
+			if declared, ok := ctx.Value(declaredKey{}).(map[string]bool); ok && !declared[service+":"+operation] {
+				UndeclaredObserveCalls.WithLabelValues(service, operation).Inc()
+			}
 			return out, md, err
 		}), middleware.After)
+}
+
+// declaredKey marks the context of a kind's Observe with the calls the
+// kind declares it makes.
+type declaredKey struct{}
+
+// DeclareObserveCalls marks ctx as the context of an Observe that declares
+// it calls operations ("Service:Operation"): CountCalls counts any other
+// call made with it in UndeclaredObserveCalls.
+func DeclareObserveCalls(ctx context.Context, operations []string) context.Context {
+	declared := make(map[string]bool, len(operations))
+	for _, op := range operations {
+		declared[op] = true
+	}
+	return context.WithValue(ctx, declaredKey{}, declared)
 }
 
 // Outcome names the outcome of a call that returned err.

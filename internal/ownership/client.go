@@ -56,7 +56,7 @@ const ReasonNotOwned xpv2.ConditionReason = "NotOwned"
 // A Kind is what ownership needs to know of a managed resource kind.
 type Kind[MR resource.Managed] struct {
 	GroupKind schema.GroupKind
-	Words     Words
+	Terms     MessageTerms
 	// Identity is the AWS identity an object asks for: the name it gives,
 	// or what else AWS keeps unique (a subscription's topic, protocol and
 	// endpoint).
@@ -85,9 +85,9 @@ type Kind[MR resource.Managed] struct {
 	PoliciesHonoured bool
 }
 
-// A Finding is what the kind's last Observe found of the resource, for
+// Observed is what the kind's last Observe found of the resource, for
 // telling whose it is.
-type Finding struct {
+type Observed struct {
 	// Created is when AWS made it; zero when AWS does not say.
 	Created time.Time
 	// ARN is its ARN.
@@ -96,10 +96,10 @@ type Finding struct {
 	Tags *tags.Service
 }
 
-// A Finder is a kind's external client that tells what its last Observe
+// ReportsObserved is a kind's external client that tells what its last Observe
 // found.
-type Finder interface {
-	Found() Finding
+type ReportsObserved interface {
+	LastObserved() Observed
 }
 
 // IndexField indexes the objects of a kind by the AWS identity they ask for.
@@ -148,7 +148,7 @@ func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObserv
 	}
 	before := mg.DeepCopyObject().(MR) //nolint:forcetypeassert // a copy of its own type
 	o, err := c.TypedExternalClient.Observe(withClaim(ctx, c, mg), mg)
-	if err != nil && !Recorded(before, c.kind.Metadata(before)) {
+	if err != nil && !SaysItOwns(before, c.kind.Metadata(before)) {
 		// A look that failed half-way (a throttled tag read, say) at a
 		// resource the object has no record of keeps nothing: not a Ready
 		// condition set before the failure.
@@ -197,7 +197,7 @@ func (c *Client[MR]) beforeCreate(ctx context.Context, mg, before MR, o managed.
 	if adoptARN != "" {
 		// An adoption of a named resource never creates one.
 		restore(mg, before)
-		msg := fmt.Sprintf(msgNothingToAdopt, adoptARN, AnnotationAdoptionFields, c.kind.Words.Noun, c.kind.Identity(mg), c.kind.Words.Field)
+		msg := fmt.Sprintf(msgNothingToAdopt, adoptARN, AnnotationAdoptionFields, c.kind.Terms.Noun, c.kind.Identity(mg), c.kind.Terms.Field)
 		mg.SetConditions(xpv2.Condition{Type: xpv2.TypeReady, Status: corev1.ConditionFalse, Reason: ReasonNotOwned, Message: msg, LastTransitionTime: metav1.Now()})
 		return managed.ExternalObservation{}, errors.New(msg)
 	}
@@ -234,7 +234,7 @@ func (c *Client[MR]) act(ctx context.Context, mg MR, d Decision, o *managed.Exte
 		if err != nil || d.Verdict != Owned {
 			return d, err
 		}
-		if f := c.found(); f.Tags != nil {
+		if f := c.lastObserved(); f.Tags != nil {
 			// The owner tags become this object's with the update.
 			c.adopting = f.Tags
 			o.ResourceUpToDate = false
@@ -264,7 +264,7 @@ func (c *Client[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreatio
 			return managed.ExternalCreation{}, err
 		}
 		if held != nil {
-			return managed.ExternalCreation{}, errors.New(Decision{Verdict: NotOwned, HeldBy: held}.Message(c.kind.Words, c.kind.Identity(mg)))
+			return managed.ExternalCreation{}, errors.New(Decision{Verdict: NotOwned, HeldBy: held}.Message(c.kind.Terms, c.kind.Identity(mg)))
 		}
 	}
 	created, err := c.TypedExternalClient.Create(ctx, mg)
@@ -282,7 +282,7 @@ func (c *Client[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreatio
 		}
 		return created, err
 	}
-	id, w := c.kind.Identity(mg), c.kind.Words
+	id, w := c.kind.Identity(mg), c.kind.Terms
 	probe := mg.DeepCopyObject().(MR) //nolint:forcetypeassert // a copy of its own type
 	o, oerr := c.TypedExternalClient.Observe(ctx, probe)
 	switch {
@@ -324,7 +324,7 @@ func (c *Client[MR]) Update(ctx context.Context, mg MR) (managed.ExternalUpdate,
 // manage the resource.
 func (c *Client[MR]) refuse(mg, before MR, d Decision) error {
 	restore(mg, before)
-	msg := d.Message(c.kind.Words, c.kind.Identity(mg))
+	msg := d.Message(c.kind.Terms, c.kind.Identity(mg))
 	mg.SetConditions(xpv2.Condition{Type: xpv2.TypeReady, Status: corev1.ConditionFalse, Reason: ReasonNotOwned, Message: msg, LastTransitionTime: metav1.Now()})
 	return errors.New(msg)
 }
@@ -508,24 +508,24 @@ func (c *Client[MR]) decide(ctx context.Context, mg MR) (Decision, error) {
 		return Decision{}, err
 	}
 	f := Facts{
-		Self: OwnerFor(c.kind.GroupKind, mg), Claim: cl, Recorded: Recorded(mg, c.kind.Metadata(mg)),
+		Self: OwnerFor(c.kind.GroupKind, mg), Claim: cl, SaysItOwns: SaysItOwns(mg, c.kind.Metadata(mg)),
 		Adopt: WantsToAdopt(mg), AdoptARN: adoptARN,
-		CreateRecorded: meta.GetExternalCreateSucceeded(mg), Created: c.found().Created,
+		CreateSucceeded: meta.GetExternalCreateSucceeded(mg), Created: c.lastObserved().Created,
 		CreateAttempted: !meta.GetExternalCreatePending(mg).IsZero(),
 	}
-	if cl == nil && f.Recorded {
+	if cl == nil && f.SaysItOwns {
 		era := c.kind.Claims.Era(ctx)
 		f.MadeBefore = !era.IsZero() && mg.GetCreationTimestamp().Time.Before(era)
 	}
-	return Decide(f, func() (Evidence, error) { return c.evidence(ctx, mg) })
+	return Decide(f, func() (MakerEvidence, error) { return c.evidence(ctx, mg) })
 }
 
 // evidence reads what AWS shows of the resource the last Observe found.
-func (c *Client[MR]) evidence(ctx context.Context, mg MR) (Evidence, error) {
-	f := c.found()
-	ev := Evidence{Tagged: f.Tags != nil, Created: f.Created, ARN: f.ARN}
+func (c *Client[MR]) evidence(ctx context.Context, mg MR) (MakerEvidence, error) {
+	f := c.lastObserved()
+	ev := MakerEvidence{Tagged: f.Tags != nil, Created: f.Created, ARN: f.ARN}
 	if f.Tags == nil {
-		if WantsToAdopt(mg) || Recorded(mg, c.kind.Metadata(mg)) {
+		if WantsToAdopt(mg) || SaysItOwns(mg, c.kind.Metadata(mg)) {
 			var err error
 			ev.InCluster, err = c.madeBeforeClaimsByAnother(ctx, mg)
 			return ev, err
@@ -534,7 +534,7 @@ func (c *Client[MR]) evidence(ctx context.Context, mg MR) (Evidence, error) {
 	}
 	observed, err := f.Tags.List(ctx)
 	if err != nil {
-		return Evidence{}, err
+		return MakerEvidence{}, err
 	}
 	o, ok := OwnerOf(observed)
 	if !ok {
@@ -550,7 +550,7 @@ func (c *Client[MR]) evidence(ctx context.Context, mg MR) (Evidence, error) {
 	switch {
 	case kerrors.IsNotFound(err):
 	case err != nil:
-		return Evidence{}, errors.Wrap(err, errOwner)
+		return MakerEvidence{}, errors.Wrap(err, errOwner)
 	default:
 		ev.InCluster = other.GetUID() != mg.GetUID() && (o.UID == "" || o.UID == other.GetUID()) && strings.EqualFold(o.Kind, c.kind.GroupKind.String())
 	}
@@ -571,18 +571,18 @@ func (c *Client[MR]) madeBeforeClaimsByAnother(ctx context.Context, mg MR) (bool
 		return false, err
 	}
 	for _, other := range others {
-		if other.GetCreationTimestamp().Time.Before(era) && Recorded(other, c.kind.Metadata(other)) {
+		if other.GetCreationTimestamp().Time.Before(era) && SaysItOwns(other, c.kind.Metadata(other)) {
 			return true, nil
 		}
 	}
 	return false, nil
 }
 
-func (c *Client[MR]) found() Finding {
-	if f, ok := c.TypedExternalClient.(Finder); ok {
-		return f.Found()
+func (c *Client[MR]) lastObserved() Observed {
+	if f, ok := c.TypedExternalClient.(ReportsObserved); ok {
+		return f.LastObserved()
 	}
-	return Finding{}
+	return Observed{}
 }
 
 // restore puts mg back as it was before an Observe, so that nothing read of a

@@ -81,8 +81,8 @@ func (a *awsStream) Delete(context.Context, *v1alpha1.DeliveryStream) (managed.E
 
 func (a *awsStream) Disconnect(context.Context) error { return nil }
 
-func (a *awsStream) Found() Finding {
-	return Finding{Created: a.created, Tags: &tags.Service{
+func (a *awsStream) LastObserved() Observed {
+	return Observed{Created: a.created, Tags: &tags.Service{
 		List: func(context.Context) (map[string]string, error) {
 			a.calls = append(a.calls, "ListTags")
 			return a.tags, nil
@@ -119,7 +119,7 @@ func cluster(t *testing.T, objs ...client.Object) (client.Client, *Kind[*v1alpha
 	return kube, &Kind[*v1alpha1.DeliveryStream]{
 		List:      &v1alpha1.DeliveryStreamList{},
 		GroupKind: streamKind,
-		Words:     Words{Noun: "delivery stream", Field: "spec.forProvider.deliveryStreamName", Another: "another name"},
+		Terms:     MessageTerms{Noun: "delivery stream", Field: "spec.forProvider.deliveryStreamName", Another: "another name"},
 		Identity:  func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
 		Metadata: func(mg *v1alpha1.DeliveryStream) *common.ResourceMetadata {
 			return mg.Status.AtProvider.ACKResourceMetadata

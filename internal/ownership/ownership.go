@@ -160,18 +160,18 @@ func Writes(mg resource.Managed, policiesHonoured bool) bool {
 	return p.ShouldCreate() || p.ShouldUpdate() || p.ShouldDelete() || p.ShouldLateInitialize()
 }
 
-// Recorded reports whether mg's own records say it owns its resource: it
+// SaysItOwns reports whether mg's own records say it owns its resource: it
 // created it (crossplane-runtime's create-succeeded annotation), or an
 // earlier reconcile verified it and showed its ARN. Tenants can write these
 // records: they count only beside a claim the object holds, or, for an
 // object made before the provider kept claims, beside owner tags that name
 // it.
-func Recorded(mg resource.Managed, md *common.ResourceMetadata) bool {
+func SaysItOwns(mg resource.Managed, md *common.ResourceMetadata) bool {
 	return !meta.GetExternalCreateSucceeded(mg).IsZero() || (md != nil && md.ARN != nil)
 }
 
-// Evidence is what AWS shows of a resource, for telling who made it.
-type Evidence struct {
+// MakerEvidence is what AWS shows of a resource, for telling who made it.
+type MakerEvidence struct {
 	// Tagged is true for the kinds AWS can tag; Owner is the object their
 	// owner tags name, if any. InCluster is true when another object of
 	// this cluster may have made it: the object the owner tags name, or,
@@ -190,7 +190,7 @@ type Evidence struct {
 // a claim taken at since, made the resource: its owner tags name self's UID,
 // or, for a kind AWS cannot tag, AWS made it after the claim (and, once the
 // create was recorded at created, not after that).
-func (ev Evidence) madeBy(self Owner, since, created time.Time, attempted bool) bool {
+func (ev MakerEvidence) madeBy(self Owner, since, created time.Time, attempted bool) bool {
 	if ev.Tagged {
 		return ev.taggedBy(self)
 	}
@@ -203,14 +203,14 @@ func (ev Evidence) madeBy(self Owner, since, created time.Time, attempted bool) 
 
 // taggedBy reports whether the owner tags name self, UID included: only
 // self's own create puts them.
-func (ev Evidence) taggedBy(self Owner) bool {
+func (ev MakerEvidence) taggedBy(self Owner) bool {
 	return ev.Tagged && ev.Owner != nil && ev.Owner.UID == self.UID && ev.Owner.Names(self)
 }
 
 // carriedBy reports whether the evidence agrees with the records of self,
 // an object made before the provider kept claims: its owner tags name self
 // (without a UID, as that release tagged).
-func (ev Evidence) carriedBy(self Owner) bool {
+func (ev MakerEvidence) carriedBy(self Owner) bool {
 	if ev.Tagged {
 		return ev.Owner != nil && ev.Owner.Names(self) && (ev.Owner.UID == "" || ev.Owner.UID == self.UID)
 	}
@@ -248,7 +248,7 @@ type Decision struct {
 	// AskedFirst an older object of the cluster that asks to create it.
 	HeldBy, AskedFirst *Owner
 	// Evidence is what AWS showed, when it was read.
-	Evidence Evidence
+	Evidence MakerEvidence
 	// Holds is true when the object holds the identity's claim.
 	Holds bool
 	// AdoptARN is the ARN an adoption asked for, when AWS has another
@@ -261,9 +261,9 @@ type Facts struct {
 	Self Owner
 	// Claim is the identity's claim; nil when none.
 	Claim *Claim
-	// Recorded is true when the object's own records say it owns the
-	// resource (Recorded).
-	Recorded bool
+	// SaysItOwns is true when the object's own records say it owns the
+	// resource (SaysItOwns).
+	SaysItOwns bool
 	// Adopt is true when the object's user asked to adopt; AdoptARN is
 	// the ARN the request names, if it names one.
 	Adopt    bool
@@ -272,10 +272,10 @@ type Facts struct {
 	// kept claims (by the API server's clock, which no tenant sets): only
 	// then do its own records carry it over.
 	MadeBefore bool
-	// CreateRecorded is when the object recorded its create; Created is
+	// CreateSucceeded is when the object recorded its create; Created is
 	// when AWS made what the look found (zero when AWS does not say): a
 	// resource made well after the record was made again by someone else.
-	CreateRecorded, Created time.Time
+	CreateSucceeded, Created time.Time
 	// CreateAttempted is true when the object recorded that it was about
 	// to create (crossplane-runtime's create-pending): beside a claim it
 	// holds, what lets a kind AWS cannot tag take what exists for its
@@ -286,12 +286,12 @@ type Facts struct {
 // remade reports whether AWS made the resource well after the object
 // recorded its own create: someone made it again since.
 func (f Facts) remade() bool {
-	return !f.Created.IsZero() && !f.CreateRecorded.IsZero() && f.Created.After(f.CreateRecorded.Add(ClockSkew))
+	return !f.Created.IsZero() && !f.CreateSucceeded.IsZero() && f.Created.After(f.CreateSucceeded.Add(ClockSkew))
 }
 
 // Decide says whether the object of f may manage the resource AWS has under
 // its identity; evidence reads what AWS shows of it, only when needed.
-func Decide(f Facts, evidence func() (Evidence, error)) (Decision, error) {
+func Decide(f Facts, evidence func() (MakerEvidence, error)) (Decision, error) {
 	if f.Claim != nil && f.Claim.Holder != f.Self.UID {
 		return Decision{Verdict: NotOwned, HeldBy: &f.Claim.Owner}, nil
 	}
@@ -323,7 +323,7 @@ func (f Facts) ownedByClaim() bool {
 	case Adopted, Carried:
 		return true
 	case ToCreate:
-		return f.Recorded && !f.remade()
+		return f.SaysItOwns && !f.remade()
 	case Refused:
 	}
 	return false
@@ -333,24 +333,24 @@ func (f Facts) ownedByClaim() bool {
 // object's own create: Owned under its claim, or Carry when it holds no
 // claim (its owner tags name its UID, or it is carried over from the
 // release without claims).
-func (f Facts) ownWork(ev Evidence) (Verdict, bool) {
+func (f Facts) ownWork(ev MakerEvidence) (Verdict, bool) {
 	if f.Claim != nil {
-		attempted := f.CreateAttempted || !f.CreateRecorded.IsZero()
+		attempted := f.CreateAttempted || !f.CreateSucceeded.IsZero()
 		// Its own create's work, whose answer was lost.
-		return Owned, f.Claim.Purpose == ToCreate && ev.madeBy(f.Self, f.Claim.Since, f.CreateRecorded, attempted)
+		return Owned, f.Claim.Purpose == ToCreate && ev.madeBy(f.Self, f.Claim.Since, f.CreateSucceeded, attempted)
 	}
 	switch {
 	case ev.taggedBy(f.Self):
 		// Tagged with its UID by its own create, whose claim is gone.
 		return Carry, true
-	case f.Recorded && f.MadeBefore && !ev.InCluster && ev.carriedBy(f.Self):
+	case f.SaysItOwns && f.MadeBefore && !ev.InCluster && ev.carriedBy(f.Self):
 		return Carry, true
 	}
 	return NotOwned, false
 }
 
-// Words are what a refusal says of a kind.
-type Words struct {
+// MessageTerms are what a refusal says of a kind.
+type MessageTerms struct {
 	// Noun is what the kind is called: "delivery stream".
 	Noun string
 	// Field names the spec fields that make the identity.
@@ -361,7 +361,7 @@ type Words struct {
 
 // Message explains a refusal: what AWS has, who holds it, and advice that is
 // safe for someone who does not own it.
-func (d Decision) Message(w Words, identity string) string {
+func (d Decision) Message(w MessageTerms, identity string) string {
 	found := fmt.Sprintf("AWS already has %s %q (%s)", w.Noun, identity, w.Field)
 	by := d.Evidence.Owner
 	switch {

@@ -85,7 +85,7 @@ func TestDecide(t *testing.T) {
 	oldTags.UID = ""
 	otherCluster := ownerB
 	otherCluster.UID = "uid-of-another-cluster"
-	tagged := func(o Owner) Evidence { return Evidence{Tagged: true, Owner: &o} }
+	tagged := func(o Owner) MakerEvidence { return MakerEvidence{Tagged: true, Owner: &o} }
 
 	type want struct {
 		d        Decision
@@ -94,12 +94,12 @@ func TestDecide(t *testing.T) {
 	cases := map[string]struct {
 		reason   string
 		f        Facts
-		evidence Evidence
+		evidence MakerEvidence
 		want     want
 	}{
 		"ForgedRecordAgainstAnotherHolder": {
 			reason: "Records a tenant can write do not beat another object's claim.",
-			f:      Facts{Self: ownerB, Claim: theirs, Recorded: true},
+			f:      Facts{Self: ownerB, Claim: theirs, SaysItOwns: true},
 			want:   want{d: Decision{Verdict: NotOwned, HeldBy: &ownerA}},
 		},
 		"AdoptionAgainstAnotherHolder": {
@@ -109,7 +109,7 @@ func TestDecide(t *testing.T) {
 		},
 		"HeldAndRecorded": {
 			reason: "Its claim and its record of the create: owned, without reading AWS's tags.",
-			f:      Facts{Self: ownerB, Claim: mine(ToCreate), Recorded: true},
+			f:      Facts{Self: ownerB, Claim: mine(ToCreate), SaysItOwns: true},
 			want:   want{d: Decision{Verdict: Owned, Holds: true}},
 		},
 		"HeldForAnAdoption": {
@@ -134,48 +134,48 @@ func TestDecide(t *testing.T) {
 		},
 		"UntaggedMadeAfterTheClaim": {
 			reason: "A kind AWS cannot tag, made after the claim, and the object was about to create: its create's work.",
-			f:      Facts{Self: ownerB, Claim: mine(ToCreate), CreateAttempted: true}, evidence: Evidence{Created: claimedAt.Add(time.Second)},
-			want: want{d: Decision{Verdict: Owned, Holds: true, Evidence: Evidence{Created: claimedAt.Add(time.Second)}}, evidence: true},
+			f:      Facts{Self: ownerB, Claim: mine(ToCreate), CreateAttempted: true}, evidence: MakerEvidence{Created: claimedAt.Add(time.Second)},
+			want: want{d: Decision{Verdict: Owned, Holds: true, Evidence: MakerEvidence{Created: claimedAt.Add(time.Second)}}, evidence: true},
 		},
 		"UntaggedAfterARefusedCreate": {
 			reason: "A kind AWS cannot tag whose create AWS refused: what appeared since is not its work.",
-			f:      Facts{Self: ownerB, Claim: mine(Refused), CreateAttempted: true, Recorded: true}, evidence: Evidence{Created: claimedAt.Add(time.Second)},
-			want: want{d: Decision{Verdict: NotOwned, Holds: true, Evidence: Evidence{Created: claimedAt.Add(time.Second)}}, evidence: true},
+			f:      Facts{Self: ownerB, Claim: mine(Refused), CreateAttempted: true, SaysItOwns: true}, evidence: MakerEvidence{Created: claimedAt.Add(time.Second)},
+			want: want{d: Decision{Verdict: NotOwned, Holds: true, Evidence: MakerEvidence{Created: claimedAt.Add(time.Second)}}, evidence: true},
 		},
 		"UntaggedClaimedButNeverCreated": {
 			reason: "A kind AWS cannot tag, claimed, but the object never went on to create: what appeared is not its work.",
-			f:      Facts{Self: ownerB, Claim: mine(ToCreate)}, evidence: Evidence{Created: claimedAt.Add(time.Second)},
-			want: want{d: Decision{Verdict: NotOwned, Holds: true, Evidence: Evidence{Created: claimedAt.Add(time.Second)}}, evidence: true},
+			f:      Facts{Self: ownerB, Claim: mine(ToCreate)}, evidence: MakerEvidence{Created: claimedAt.Add(time.Second)},
+			want: want{d: Decision{Verdict: NotOwned, Holds: true, Evidence: MakerEvidence{Created: claimedAt.Add(time.Second)}}, evidence: true},
 		},
 		"UntaggedMadeBeforeTheClaim": {
 			reason: "A kind AWS cannot tag, made well before the claim: someone else's.",
-			f:      Facts{Self: ownerB, Claim: mine(ToCreate), CreateAttempted: true}, evidence: Evidence{Created: t0},
-			want: want{d: Decision{Verdict: NotOwned, Holds: true, Evidence: Evidence{Created: t0}}, evidence: true},
+			f:      Facts{Self: ownerB, Claim: mine(ToCreate), CreateAttempted: true}, evidence: MakerEvidence{Created: t0},
+			want: want{d: Decision{Verdict: NotOwned, Holds: true, Evidence: MakerEvidence{Created: t0}}, evidence: true},
 		},
 		"FailedCallLeavesNoClaim": {
 			reason: "A create AWS refused released the claim; a create-pending record proves nothing.",
-			f:      Facts{Self: ownerB}, evidence: Evidence{Created: claimedAt.Add(time.Minute)},
-			want: want{d: Decision{Verdict: NotOwned, Evidence: Evidence{Created: claimedAt.Add(time.Minute)}}, evidence: true},
+			f:      Facts{Self: ownerB}, evidence: MakerEvidence{Created: claimedAt.Add(time.Minute)},
+			want: want{d: Decision{Verdict: NotOwned, Evidence: MakerEvidence{Created: claimedAt.Add(time.Minute)}}, evidence: true},
 		},
 		"CarriedFromTheReleaseWithoutClaims": {
 			reason: "Recorded, with the owner tags that release put (no UID) naming it: it takes the claim.",
-			f:      Facts{Self: ownerB, Recorded: true, MadeBefore: true}, evidence: tagged(oldTags),
+			f:      Facts{Self: ownerB, SaysItOwns: true, MadeBefore: true}, evidence: tagged(oldTags),
 			want: want{d: Decision{Verdict: Carry, Evidence: tagged(oldTags)}, evidence: true},
 		},
 		"RecordedSinceClaims": {
 			reason: "An object made since the provider keeps claims: its records (a tenant can write them) carry nothing over.",
-			f:      Facts{Self: ownerB, Recorded: true}, evidence: tagged(oldTags),
+			f:      Facts{Self: ownerB, SaysItOwns: true}, evidence: tagged(oldTags),
 			want: want{d: Decision{Verdict: NotOwned, Evidence: tagged(oldTags)}, evidence: true},
 		},
 		"UntaggedCarriedOver": {
 			reason: "A kind AWS cannot tag, made before claims and recorded: carried over.",
-			f:      Facts{Self: ownerB, Recorded: true, MadeBefore: true}, evidence: Evidence{},
+			f:      Facts{Self: ownerB, SaysItOwns: true, MadeBefore: true}, evidence: MakerEvidence{},
 			want: want{d: Decision{Verdict: Carry}, evidence: true},
 		},
 		"UntaggedCarryWhileAnotherOldObjectRecordsIt": {
 			reason: "Another object of the previous release records the same untaggable identity: neither a record nor an adoption takes it.",
-			f:      Facts{Self: ownerB, Recorded: true, MadeBefore: true, Adopt: true}, evidence: Evidence{InCluster: true},
-			want: want{d: Decision{Verdict: NotOwned, Evidence: Evidence{InCluster: true}}, evidence: true},
+			f:      Facts{Self: ownerB, SaysItOwns: true, MadeBefore: true, Adopt: true}, evidence: MakerEvidence{InCluster: true},
+			want: want{d: Decision{Verdict: NotOwned, Evidence: MakerEvidence{InCluster: true}}, evidence: true},
 		},
 		"ItsOwnUIDWithoutAClaim": {
 			reason: "Tagged with its UID by its own create, whose claim a failed retry let go.",
@@ -184,52 +184,52 @@ func TestDecide(t *testing.T) {
 		},
 		"RemadeAfterTheRecord": {
 			reason: "Held and recorded, but AWS made the resource well after the record: someone made it again; the tags decide.",
-			f:      Facts{Self: ownerB, Claim: mine(ToCreate), Recorded: true, CreateRecorded: claimedAt, Created: claimedAt.Add(time.Hour)}, evidence: tagged(otherCluster),
+			f:      Facts{Self: ownerB, Claim: mine(ToCreate), SaysItOwns: true, CreateSucceeded: claimedAt, Created: claimedAt.Add(time.Hour)}, evidence: tagged(otherCluster),
 			want: want{d: Decision{Verdict: NotOwned, Holds: true, Evidence: tagged(otherCluster)}, evidence: true},
 		},
 		"UntaggedRemadeAfterTheRecord": {
 			reason: "A kind AWS cannot tag, made again well after the recorded create.",
-			f:      Facts{Self: ownerB, Claim: mine(ToCreate), Recorded: true, CreateRecorded: claimedAt, Created: claimedAt.Add(time.Hour)}, evidence: Evidence{Created: claimedAt.Add(time.Hour)},
-			want: want{d: Decision{Verdict: NotOwned, Holds: true, Evidence: Evidence{Created: claimedAt.Add(time.Hour)}}, evidence: true},
+			f:      Facts{Self: ownerB, Claim: mine(ToCreate), SaysItOwns: true, CreateSucceeded: claimedAt, Created: claimedAt.Add(time.Hour)}, evidence: MakerEvidence{Created: claimedAt.Add(time.Hour)},
+			want: want{d: Decision{Verdict: NotOwned, Holds: true, Evidence: MakerEvidence{Created: claimedAt.Add(time.Hour)}}, evidence: true},
 		},
 		"ForgedRecordOfAResourceTaggedForAnother": {
 			reason: "Recorded, but the tags name another object: not carried.",
-			f:      Facts{Self: ownerB, Recorded: true}, evidence: tagged(ownerA),
+			f:      Facts{Self: ownerB, SaysItOwns: true}, evidence: tagged(ownerA),
 			want: want{d: Decision{Verdict: NotOwned, Evidence: tagged(ownerA)}, evidence: true},
 		},
 		"ForgedRecordOfAnEarlierObjectsResource": {
 			reason: "Recorded, but the tags name an earlier object of the same name (another UID).",
-			f:      Facts{Self: ownerB, Recorded: true}, evidence: tagged(otherCluster),
+			f:      Facts{Self: ownerB, SaysItOwns: true}, evidence: tagged(otherCluster),
 			want: want{d: Decision{Verdict: NotOwned, Evidence: tagged(otherCluster)}, evidence: true},
 		},
 		"AdoptWhatNoOneHolds": {
 			reason: "Made outside, and its user asks to adopt it.",
-			f:      Facts{Self: ownerB, Adopt: true}, evidence: Evidence{Tagged: true},
-			want: want{d: Decision{Verdict: Adopt, Evidence: Evidence{Tagged: true}}, evidence: true},
+			f:      Facts{Self: ownerB, Adopt: true}, evidence: MakerEvidence{Tagged: true},
+			want: want{d: Decision{Verdict: Adopt, Evidence: MakerEvidence{Tagged: true}}, evidence: true},
 		},
 		"AdoptByItsARN": {
 			reason:   "The adoption names the ARN of what AWS has under the identity.",
 			f:        Facts{Self: ownerB, Adopt: true, AdoptARN: "arn:aws:firehose:us-east-1:000000000000:deliverystream/orders"},
-			evidence: Evidence{Tagged: true, ARN: "arn:aws:firehose:us-east-1:000000000000:deliverystream/orders"},
-			want:     want{d: Decision{Verdict: Adopt, Evidence: Evidence{Tagged: true, ARN: "arn:aws:firehose:us-east-1:000000000000:deliverystream/orders"}}, evidence: true},
+			evidence: MakerEvidence{Tagged: true, ARN: "arn:aws:firehose:us-east-1:000000000000:deliverystream/orders"},
+			want:     want{d: Decision{Verdict: Adopt, Evidence: MakerEvidence{Tagged: true, ARN: "arn:aws:firehose:us-east-1:000000000000:deliverystream/orders"}}, evidence: true},
 		},
 		"AdoptByAnotherARN": {
 			reason:   "The adoption names another ARN (another account, region or name): refused.",
 			f:        Facts{Self: ownerB, Adopt: true, AdoptARN: "arn:aws:firehose:us-east-1:111122223333:deliverystream/orders"},
-			evidence: Evidence{Tagged: true, ARN: "arn:aws:firehose:us-east-1:000000000000:deliverystream/orders"},
+			evidence: MakerEvidence{Tagged: true, ARN: "arn:aws:firehose:us-east-1:000000000000:deliverystream/orders"},
 			want: want{d: Decision{Verdict: NotOwned, AdoptARN: "arn:aws:firehose:us-east-1:111122223333:deliverystream/orders",
-				Evidence: Evidence{Tagged: true, ARN: "arn:aws:firehose:us-east-1:000000000000:deliverystream/orders"}}, evidence: true},
+				Evidence: MakerEvidence{Tagged: true, ARN: "arn:aws:firehose:us-east-1:000000000000:deliverystream/orders"}}, evidence: true},
 		},
 		"AdoptWhatAnObjectOfTheClusterMade": {
 			reason: "Its tags name an object that exists here (made before claims): not adopted.",
-			f:      Facts{Self: ownerB, Adopt: true}, evidence: Evidence{Tagged: true, Owner: &ownerA, InCluster: true},
-			want: want{d: Decision{Verdict: NotOwned, Evidence: Evidence{Tagged: true, Owner: &ownerA, InCluster: true}}, evidence: true},
+			f:      Facts{Self: ownerB, Adopt: true}, evidence: MakerEvidence{Tagged: true, Owner: &ownerA, InCluster: true},
+			want: want{d: Decision{Verdict: NotOwned, Evidence: MakerEvidence{Tagged: true, Owner: &ownerA, InCluster: true}}, evidence: true},
 		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			read := false
-			d, err := Decide(tc.f, func() (Evidence, error) { read = true; return tc.evidence, nil })
+			d, err := Decide(tc.f, func() (MakerEvidence, error) { read = true; return tc.evidence, nil })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -271,25 +271,25 @@ func TestAdoptionARN(t *testing.T) {
 
 func TestDecideFailsWhenTheEvidenceCannotBeRead(t *testing.T) {
 	boom := errors.New("throttled")
-	if _, err := Decide(Facts{Self: ownerB}, func() (Evidence, error) { return Evidence{}, boom }); !errors.Is(err, boom) {
+	if _, err := Decide(Facts{Self: ownerB}, func() (MakerEvidence, error) { return MakerEvidence{}, boom }); !errors.Is(err, boom) {
 		t.Errorf("got %v, want %v", err, boom)
 	}
 }
 
 func TestMessage(t *testing.T) {
-	w := Words{Noun: "delivery stream", Field: "spec.forProvider.deliveryStreamName", Another: "another name"}
+	w := MessageTerms{Noun: "delivery stream", Field: "spec.forProvider.deliveryStreamName", Another: "another name"}
 	cases := map[string]struct {
 		d    Decision
 		want []string
 		not  []string
 	}{
 		"Held": {d: Decision{HeldBy: &ownerA}, want: []string{`delivery stream "orders" (spec.forProvider.deliveryStreamName) belongs to team-a/orders of this cluster`, "cannot adopt it while", "choose another name"}, not: []string{"adopt it with"}},
-		"TaggedByAnObjectStillHere": {d: Decision{Evidence: Evidence{Owner: &ownerA, InCluster: true}},
+		"TaggedByAnObjectStillHere": {d: Decision{Evidence: MakerEvidence{Owner: &ownerA, InCluster: true}},
 			want: []string{"created by team-a/orders (its crossplane-namespace and crossplane-name tags)", "cannot adopt it while that object exists"}, not: []string{"adopt it with"}},
-		"TaggedElsewhere": {d: Decision{Evidence: Evidence{Owner: &ownerA}},
+		"TaggedElsewhere": {d: Decision{Evidence: MakerEvidence{Owner: &ownerA}},
 			want: []string{"created by team-a/orders of another cluster or by an earlier object of that name", "adopt it with the annotation services.k8s.aws/adoption-policy=adopt if no other object manages it"}},
 		"MadeOutside": {d: Decision{}, want: []string{"made outside this cluster", "services.k8s.aws/adoption-policy=adopt"}},
-		"AdoptionOfAnotherARN": {d: Decision{AdoptARN: "arn:want", Evidence: Evidence{ARN: "arn:found"}},
+		"AdoptionOfAnotherARN": {d: Decision{AdoptARN: "arn:want", Evidence: MakerEvidence{ARN: "arn:found"}},
 			want: []string{"the adoption asks for arn:want (annotation services.k8s.aws/adoption-fields)", "is arn:found", "this object does not manage it"}},
 	}
 	for name, tc := range cases {

@@ -49,7 +49,7 @@ func TestSpentBudgetStretchesItsOwnKind(t *testing.T) {
 
 	describe := budget.Operation{Service: "Firehose", Name: "DescribeDeliveryStream"}
 	account, region := "000000000000", "us-east-1"
-	deferred := testutil.ToFloat64(metrics.DeferredLooks.WithLabelValues("DeliveryStream"))
+	deferred := testutil.ToFloat64(metrics.DeferredPolls.WithLabelValues("DeliveryStream"))
 	for wait := time.Duration(0); wait < 15*time.Second; {
 		wait = s.budgets.Schedule(account, region, []budget.Operation{describe})
 	}
@@ -70,7 +70,7 @@ func TestSpentBudgetStretchesItsOwnKind(t *testing.T) {
 	if subDuring < 6 {
 		t.Errorf("subscription: %d looks in 10 s while the streams' budget was spent, want at least 6 (poll 1 s): one kind's spent budget slowed another", subDuring)
 	}
-	if n := testutil.ToFloat64(metrics.DeferredLooks.WithLabelValues("DeliveryStream")) - deferred; n < 1 {
+	if n := testutil.ToFloat64(metrics.DeferredPolls.WithLabelValues("DeliveryStream")) - deferred; n < 1 {
 		t.Errorf("provider_aws_services_deferred_looks_total{kind=DeliveryStream} rose by %v, want at least 1", n)
 	}
 	eventually(t, 15*time.Second, "the stream looked at again once its slot came", func() error {

@@ -47,6 +47,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	awscontroller "github.com/cloudkinds/provider-aws-services/internal/controller"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/kubeclient"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
 	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
@@ -128,7 +129,7 @@ func startStack() (*stack, error) {
 	}
 	o.Features.Enable(feature.EnableBetaManagementPolicies)
 	budgets := budget.New(testQuotas)
-	sessions := awsconfig.NewCache(setup.CachedMetadata(mgr), awsconfig.WithBudgets(budgets))
+	sessions := awsconfig.NewCache(kubeclient.New(mgr), awsconfig.WithBudgets(budgets))
 	key, err := secretkey.LoadKey(context.Background(), cp.Client, "default")
 	if err != nil {
 		return nil, err

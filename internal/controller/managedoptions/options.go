@@ -26,12 +26,10 @@ import (
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
-	xperrors "github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
 	xpmeta "github.com/crossplane/crossplane-runtime/v2/pkg/meta"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	corev1 "k8s.io/api/core/v1"
@@ -46,7 +44,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/cloudkinds/provider-aws-services/internal/conditions"
-	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 )
 
 // Timing shared by every kind.
@@ -116,36 +113,30 @@ func For(mgr ctrl.Manager, name string, o controller.Options, p Polling, own ...
 type Watch func(*builder.Builder) *builder.Builder
 
 // Register adds the controller of kind of, reconciled by r, to the manager.
-// recorded are the annotations the kind's controller writes to remember
-// what it did; their changes do not reconcile the object again. gate, when
-// not nil, stands before everything else: the reconciles it puts off spend
-// neither --max-reconcile-rate nor a count of reconciles run.
-func Register(mgr ctrl.Manager, name string, o controller.Options, of client.Object, r reconcile.Reconciler, gate func(reconcile.Reconciler) reconcile.Reconciler, recorded []string, watches ...Watch) error {
+// sent are the annotations the kind's controller writes to remember what it
+// sent to AWS; their changes do not reconcile the object again.
+func Register(mgr ctrl.Manager, name string, o controller.Options, of client.Object, r reconcile.Reconciler, sent []string, watches ...Watch) error {
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
 		// Only the kind's own events are filtered to changes of the desired
 		// state; a watched Secret's data change must come through.
-		For(of, builder.WithPredicates(DesiredStateChanged(recorded...)))
+		For(of, builder.WithPredicates(DesiredStateChanged(sent...)))
 	for _, w := range watches {
 		b = w(b)
 	}
-	var outer reconcile.Reconciler = ratelimiter.NewReconciler(name, metrics.CountReconciles(name, xperrors.WithSilentRequeueOnConflict(r)), o.GlobalRateLimiter)
-	if gate != nil {
-		outer = gate(outer)
-	}
-	return b.Complete(outer)
+	return b.Complete(r)
 }
 
 // DesiredStateChanged passes the changes a user makes: the spec (its
 // generation), labels and annotations, but not the annotations the provider
 // writes itself to remember what it did (crossplane-runtime's create marks,
-// the kind's recorded annotations, an external name set where there was
-// none). Each of those writes would otherwise
+// the annotations recording what the kind sent, an external name set where
+// there was none). Each of those writes would otherwise
 // queue one more reconcile of an object that is reconciled already, and
 // spend the rate that every resource shares.
-func DesiredStateChanged(recorded ...string) predicate.Predicate {
-	ignored := append([]string{xpmeta.AnnotationKeyExternalCreatePending, xpmeta.AnnotationKeyExternalCreateSucceeded, xpmeta.AnnotationKeyExternalCreateFailed}, recorded...)
+func DesiredStateChanged(sent ...string) predicate.Predicate {
+	ignored := append([]string{xpmeta.AnnotationKeyExternalCreatePending, xpmeta.AnnotationKeyExternalCreateSucceeded, xpmeta.AnnotationKeyExternalCreateFailed}, sent...)
 	return predicate.Or(
 		predicate.Funcs{UpdateFunc: func(e ctrlevent.UpdateEvent) bool {
 			if e.ObjectOld == nil || e.ObjectNew == nil {

@@ -78,7 +78,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		GroupVersionKind: v1alpha1.APIKeyCredentialProviderGroupVersionKind,
 		Object:           &v1alpha1.APIKeyCredentialProvider{},
 		List:             &v1alpha1.APIKeyCredentialProviderList{},
-		Recorded:         []string{AnnotationAPIKeyFingerprint, AnnotationAPIKeySecretVersion},
+		SentAnnotations:  []string{AnnotationAPIKeyFingerprint, AnnotationAPIKeySecretVersion},
 		Region:           func(mg *v1alpha1.APIKeyCredentialProvider) *string { return mg.Spec.ForProvider.Region },
 		External: func(kube client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.APIKeyCredentialProvider] {
 			return &external{client: awsconfig.ClientFor(s, bedrockagentcorecontrol.NewFromConfig), kube: kube, session: s, secrets: secretkey.NewReader(kube, shared.Fingerprints)}
@@ -90,7 +90,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Name:          func(mg *v1alpha1.APIKeyCredentialProvider) string { return mg.Spec.ForProvider.Name },
 		Noun:          "API-key credential provider",
 		ReadyAtCreate: true,
-		Looks: func(mg *v1alpha1.APIKeyCredentialProvider) []budget.Operation {
+		ObserveCalls: func(mg *v1alpha1.APIKeyCredentialProvider) []budget.Operation {
 			return budget.Look(bedrockagentcorecontrol.ServiceID, "GetApiKeyCredentialProvider", "ListTagsForResource", tags.Listed(mg, mg.Spec.ForProvider.Tags))
 		},
 		AlreadyExists: []string{"ConflictException: already exists"},
@@ -205,9 +205,9 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 }
 
 // Found tells what the last Observe found, for ownership.
-func (e *external) Found() ownership.Finding {
+func (e *external) LastObserved() ownership.Observed {
 	s := e.tagService()
-	return ownership.Finding{Created: e.created, ARN: e.arn, Tags: &s}
+	return ownership.Observed{Created: e.created, ARN: e.arn, Tags: &s}
 }
 
 // tagService is how AgentCore lists, removes and sets the provider's tags.

@@ -76,7 +76,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		NameField: "spec.forProvider.name",
 		Name:      func(mg *v1alpha1.Endpoint) string { return mg.Spec.ForProvider.Name },
 		Noun:      "global endpoint",
-		Looks: func(*v1alpha1.Endpoint) []budget.Operation {
+		ObserveCalls: func(*v1alpha1.Endpoint) []budget.Operation {
 			return budget.Look(eventbridge.ServiceID, "DescribeEndpoint", "", false)
 		},
 	})
@@ -121,8 +121,8 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Endpoint) (managed.
 
 // Found tells what the last Observe found, for ownership: EventBridge cannot
 // tag a global endpoint, so its creation time is what tells.
-func (e *external) Found() ownership.Finding {
-	return ownership.Finding{Created: e.created, ARN: e.arn}
+func (e *external) LastObserved() ownership.Observed {
+	return ownership.Observed{Created: e.created, ARN: e.arn}
 }
 
 // Create creates the endpoint.

@@ -73,7 +73,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Name:          func(mg *v1alpha1.EndpointConfig) string { return mg.Spec.ForProvider.EndpointConfigName },
 		Noun:          "endpoint configuration",
 		ReadyAtCreate: true,
-		Looks: func(mg *v1alpha1.EndpointConfig) []budget.Operation {
+		ObserveCalls: func(mg *v1alpha1.EndpointConfig) []budget.Operation {
 			return budget.Look(sagemaker.ServiceID, "DescribeEndpointConfig", "ListTags", tags.Listed(mg, tags.FromList(mg.Spec.ForProvider.Tags)))
 		},
 		AlreadyExists: []string{"ValidationException: Cannot create already existing"},
@@ -154,9 +154,9 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.EndpointConfig) (man
 }
 
 // Found tells what the last Observe found, for ownership.
-func (e *external) Found() ownership.Finding {
+func (e *external) LastObserved() ownership.Observed {
 	s := e.tagService()
-	return ownership.Finding{Created: e.created, ARN: e.arn, Tags: &s}
+	return ownership.Observed{Created: e.created, ARN: e.arn, Tags: &s}
 }
 
 // tagService is how SageMaker lists, removes and sets the configuration's

@@ -72,7 +72,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 			return &external{client: awsconfig.ClientFor(s, sns.NewFromConfig), session: s}
 		},
 		Noun: "subscription",
-		Looks: func(*v1alpha1.Subscription) []budget.Operation {
+		ObserveCalls: func(*v1alpha1.Subscription) []budget.Operation {
 			return budget.Look(sns.ServiceID, "GetSubscriptionAttributes", "", false)
 		},
 		Identity:      Identity,
@@ -116,8 +116,8 @@ type external struct {
 
 // Found tells what the last Observe found, for ownership: SNS cannot tag a
 // subscription nor says when it was made, so only its ARN tells.
-func (e *external) Found() ownership.Finding {
-	return ownership.Finding{ARN: e.found}
+func (e *external) LastObserved() ownership.Observed {
+	return ownership.Observed{ARN: e.found}
 }
 
 // Observe reads the subscription's attributes. Without an ARN it first looks

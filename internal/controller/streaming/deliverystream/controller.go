@@ -92,7 +92,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		GroupVersionKind: v1alpha1.DeliveryStreamGroupVersionKind,
 		Object:           &v1alpha1.DeliveryStream{},
 		List:             &v1alpha1.DeliveryStreamList{},
-		Recorded:         []string{AnnotationAccessKeyFingerprint, AnnotationAccessKeySecretVersion, AnnotationBufferingHintsSent},
+		SentAnnotations:  []string{AnnotationAccessKeyFingerprint, AnnotationAccessKeySecretVersion, AnnotationBufferingHintsSent},
 		Region:           func(mg *v1alpha1.DeliveryStream) *string { return mg.Spec.ForProvider.Region },
 		External: func(kube client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.DeliveryStream] {
 			return &external{client: awsconfig.ClientFor(s, firehose.NewFromConfig), kube: kube, session: s, secrets: secretkey.NewReader(kube, shared.Fingerprints)}
@@ -103,7 +103,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		NameField: "spec.forProvider.deliveryStreamName",
 		Name:      func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
 		Noun:      "delivery stream",
-		Looks: func(mg *v1alpha1.DeliveryStream) []budget.Operation {
+		ObserveCalls: func(mg *v1alpha1.DeliveryStream) []budget.Operation {
 			return budget.Look(firehose.ServiceID, "DescribeDeliveryStream", "ListTagsForDeliveryStream", tags.Listed(mg, tags.FromList(mg.Spec.ForProvider.Tags)))
 		},
 		AlreadyExists: []string{"ResourceInUseException: already exists"},
@@ -263,12 +263,12 @@ func (e *external) setMetadata(mg *v1alpha1.DeliveryStream, d *types.DeliveryStr
 }
 
 // Found tells what the last Observe found, for ownership.
-func (e *external) Found() ownership.Finding {
+func (e *external) LastObserved() ownership.Observed {
 	if e.described == nil {
-		return ownership.Finding{}
+		return ownership.Observed{}
 	}
 	s := e.tagService(e.described.DeliveryStreamName)
-	return ownership.Finding{Created: aws.ToTime(e.described.CreateTimestamp), ARN: aws.ToString(e.described.DeliveryStreamARN), Tags: &s}
+	return ownership.Observed{Created: aws.ToTime(e.described.CreateTimestamp), ARN: aws.ToString(e.described.DeliveryStreamARN), Tags: &s}
 }
 
 // Create creates the stream with its destination, backup, encryption and

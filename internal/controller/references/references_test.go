@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package setup
+package references
 
 import (
 	"context"
@@ -120,7 +120,7 @@ func TestReferences(t *testing.T) {
 			if err := kube.Get(context.Background(), client.ObjectKeyFromObject(tc.mg), tc.mg); err != nil {
 				t.Fatal(err)
 			}
-			r := &references{kube: kube, clock: clocktesting.NewFakePassiveClock(now)}
+			r := NewWithClock(kube, clocktesting.NewFakePassiveClock(now))
 			err := r.ResolveReferences(context.Background(), tc.mg)
 			if tc.meantime != nil {
 				other := &v1alpha1.Endpoint{}
@@ -133,9 +133,9 @@ func TestReferences(t *testing.T) {
 				}
 			}
 			if err == nil {
-				err = r.settle(context.Background(), tc.mg, tc.creates)
+				err = r.WriteResolved(context.Background(), tc.mg, tc.creates)
 			} else {
-				r.forget(tc.mg.UID)
+				r.Forget(tc.mg.UID)
 			}
 			stored := &v1alpha1.Endpoint{}
 			if err := kube.Get(context.Background(), client.ObjectKeyFromObject(tc.mg), stored); err != nil {
@@ -150,7 +150,7 @@ func TestReferences(t *testing.T) {
 			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
 				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
 			}
-			if r.resolvedAnew(tc.mg.UID) {
+			if r.ResolvedAnew(tc.mg.UID) {
 				t.Errorf("%s\nthe resolved values are still kept after the look", tc.reason)
 			}
 		})

@@ -14,13 +14,14 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package setup
+// Package references resolves a managed resource's references with no write
+// of their own: the reconcile's next write carries what they resolved to.
+package references
 
 import (
 	"context"
 	"encoding/json"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
@@ -34,6 +35,7 @@ import (
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/cloudkinds/provider-aws-services/internal/controller/memory"
 	"github.com/cloudkinds/provider-aws-services/internal/reference"
 )
 
@@ -49,7 +51,7 @@ type resolvable interface {
 	ResolveReferences(ctx context.Context, r client.Reader) error
 }
 
-// references resolves an object's references as crossplane-runtime's
+// A Resolver resolves an object's references as crossplane-runtime's
 // resolver does, with two differences, each sparing a write to the object
 // (a watch event a composite pays for):
 //
@@ -59,14 +61,16 @@ type resolvable interface {
 //   - What the references resolved to is written with the reconcile's next
 //     write of the object rather than at once: when the look that follows
 //     finds nothing in AWS, the create-pending update, which carries the whole
-//     object, writes it. Otherwise (settle) a patch writes it right after the
-//     look, on condition that the object is still the one the reconcile read.
-type references struct {
+//     object, writes it. Otherwise (WriteResolved) a patch writes it right
+//     after the look, on condition that the object is still the one the
+//     reconcile read.
+type Resolver struct {
 	kube  client.Client
 	clock clock.PassiveClock
 	// unwritten holds, per object, what its references resolved to, until
-	// its look says who writes it.
-	unwritten sync.Map // types.UID → resolved
+	// its look says who writes it. An object whose reconcile ended before
+	// its look (it cannot connect to AWS) resolves them again at its next.
+	unwritten *memory.Store[types.UID, resolved]
 }
 
 // resolved is what an object's references changed, as a merge patch of the
@@ -74,22 +78,22 @@ type references struct {
 type resolved struct {
 	patch           []byte
 	resourceVersion string
-	at              time.Time
 }
 
-// unwrittenForget is how long what references resolved to is kept for an
-// object whose reconcile ended before its look (it cannot connect to AWS):
-// its next reconcile resolves them again.
-const unwrittenForget = 5 * time.Minute
+// New returns a resolver that reads the referenced objects with kube.
+func New(kube client.Client) *Resolver {
+	return NewWithClock(kube, clock.RealClock{})
+}
 
-func newReferences(kube client.Client) *references {
-	return &references{kube: kube, clock: clock.RealClock{}}
+// NewWithClock returns a resolver that reads time from c.
+func NewWithClock(kube client.Client, c clock.PassiveClock) *Resolver {
+	return &Resolver{kube: kube, clock: c, unwritten: memory.NewWithClock[types.UID, resolved](c)}
 }
 
 // ResolveReferences fills the object's fields from its references, in
 // memory only.
-func (r *references) ResolveReferences(ctx context.Context, mg resource.Managed) error {
-	r.unwritten.Delete(mg.GetUID())
+func (r *Resolver) ResolveReferences(ctx context.Context, mg resource.Managed) error {
+	r.unwritten.Drop(mg.GetUID())
 	rr, ok := mg.(resolvable)
 	if !ok {
 		return nil
@@ -100,9 +104,7 @@ func (r *references) ResolveReferences(ctx context.Context, mg resource.Managed)
 	}
 	if err := rr.ResolveReferences(ctx, r.kube); err != nil {
 		if reference.IsWaiting(err) && r.clock.Since(mg.GetCreationTimestamp().Time) < referenceWait {
-			// crossplane-runtime requeues a conflict with backoff and
-			// writes nothing.
-			return kerrors.NewConflict(schema.GroupResource{}, mg.GetName(), err)
+			return RequeueQuietly(mg, err)
 		}
 		return err
 	}
@@ -117,30 +119,30 @@ func (r *references) ResolveReferences(ctx context.Context, mg resource.Managed)
 	if string(patch) == "{}" {
 		return nil
 	}
-	now := r.clock.Now()
-	r.unwritten.Range(func(uid, v any) bool {
-		if now.Sub(v.(resolved).at) > unwrittenForget { //nolint:forcetypeassert // only resolved values are stored
-			r.unwritten.Delete(uid)
-		}
-		return true
-	})
-	r.unwritten.Store(mg.GetUID(), resolved{patch: patch, resourceVersion: mg.GetResourceVersion(), at: now})
+	r.unwritten.Put(mg.GetUID(), resolved{patch: patch, resourceVersion: mg.GetResourceVersion()})
 	return nil
 }
 
-// settle writes what the object's references resolved to, unless the
+// RequeueQuietly is the error that makes crossplane-runtime's managed
+// reconciler requeue an object with backoff, writing nothing and recording
+// no event: it does so for a conflict returned by the reference resolver,
+// as for any conflict. TestRequeueQuietly fails if it stops doing so.
+func RequeueQuietly(mg resource.Managed, err error) error {
+	return kerrors.NewConflict(schema.GroupResource{}, mg.GetName(), err)
+}
+
+// WriteResolved writes what the object's references resolved to, unless the
 // reconcile creates next (creates): then the create-pending update writes
 // it. The patch carries the resourceVersion the reconcile read, so that it
 // conflicts (and the reconcile repeats) if the object changed meanwhile
 // rather than letting the reconcile's later writes undo that change. The
 // object then holds what the API server holds, and takes its
 // resourceVersion and generation.
-func (r *references) settle(ctx context.Context, mg resource.Managed, creates bool) error {
-	v, ok := r.unwritten.LoadAndDelete(mg.GetUID())
+func (r *Resolver) WriteResolved(ctx context.Context, mg resource.Managed, creates bool) error {
+	res, ok := r.unwritten.Take(mg.GetUID())
 	if !ok || creates || meta.WasDeleted(mg) {
 		return nil
 	}
-	res := v.(resolved) //nolint:forcetypeassert // only resolved values are stored
 	if res.resourceVersion != mg.GetResourceVersion() {
 		return nil // resolved by an earlier reconcile
 	}
@@ -171,12 +173,12 @@ func withoutStatus(mg resource.Managed) ([]byte, error) {
 	return json.Marshal(u)
 }
 
-// resolvedAnew reports whether the object's references resolved to values
+// ResolvedAnew reports whether the object's references resolved to values
 // it does not hold yet.
-func (r *references) resolvedAnew(uid types.UID) bool {
-	_, ok := r.unwritten.Load(uid)
+func (r *Resolver) ResolvedAnew(uid types.UID) bool {
+	_, ok := r.unwritten.Peek(uid)
 	return ok
 }
 
-// forget drops what an object's references resolved to.
-func (r *references) forget(uid types.UID) { r.unwritten.Delete(uid) }
+// Forget drops what an object's references resolved to.
+func (r *Resolver) Forget(uid types.UID) { r.unwritten.Drop(uid) }

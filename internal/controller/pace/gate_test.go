@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package setup
+package pace
 
 import (
 	"context"
@@ -65,26 +65,26 @@ func stream(settled bool, generation int64) *v1alpha1.DeliveryStream {
 	return mg
 }
 
-func gate(t *testing.T, c *clocktesting.FakeClock, b *budget.Budgets, inner reconcile.Reconciler, objs ...client.Object) *lookGate[*v1alpha1.DeliveryStream] {
+func gate(t *testing.T, c *clocktesting.FakeClock, b *budget.Budgets, inner reconcile.Reconciler, objs ...client.Object) *Gate[*v1alpha1.DeliveryStream] {
 	t.Helper()
 	s := runtime.NewScheme()
 	if err := v1alpha1.SchemeBuilder.AddToScheme(s); err != nil {
 		t.Fatal(err)
 	}
-	return &lookGate[*v1alpha1.DeliveryStream]{
-		inner: inner, kind: "DeliveryStream", object: &v1alpha1.DeliveryStream{},
-		kube: fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).Build(),
-		where: func(context.Context, *v1alpha1.DeliveryStream) (string, string, error) {
+	return NewGate(inner, GateOptions[*v1alpha1.DeliveryStream]{
+		Kind: "DeliveryStream", Object: &v1alpha1.DeliveryStream{},
+		Kube: fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).Build(),
+		Where: func(context.Context, *v1alpha1.DeliveryStream) (string, string, error) {
 			return "111122223333", "us-east-1", nil
 		},
-		looks:   func(*v1alpha1.DeliveryStream) []budget.Operation { return []budget.Operation{describe} },
-		budgets: b, log: logging.NewNopLogger(), clock: c, slots: newLookSlots(),
-	}
+		ObserveCalls: func(*v1alpha1.DeliveryStream) []budget.Operation { return []budget.Operation{describe} },
+		Budgets:      b, Log: logging.NewNopLogger(), Clock: c, Deferred: NewDeferred(c),
+	})
 }
 
 var req = reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "ns", Name: "s"}}
 
-// spend reserves the budget's look slots for the next d.
+// spend reserves the budget's poll turns for the next d.
 func spend(b *budget.Budgets, d time.Duration) {
 	if d <= 0 {
 		return
@@ -94,7 +94,7 @@ func spend(b *budget.Budgets, d time.Duration) {
 	}
 }
 
-func TestLookGate(t *testing.T) {
+func TestGate(t *testing.T) {
 	type want struct {
 		runs, urgent int
 		requeue      time.Duration
@@ -105,13 +105,13 @@ func TestLookGate(t *testing.T) {
 		spent  time.Duration
 		want   want
 	}{
-		"LookWithinBudgetGoesNow": {
-			reason: "A settled resource's look whose slot is now runs at once.",
+		"PollWithinBudgetGoesNow": {
+			reason: "A settled resource's poll whose turn is now runs at once.",
 			obj:    stream(true, 1),
 			want:   want{runs: 1},
 		},
-		"LookOverBudgetIsRequeuedForItsSlot": {
-			reason: "A settled resource's look whose slot is 10 s away is requeued for then, without running.",
+		"PollOverBudgetIsRequeuedForItsTurn": {
+			reason: "A settled resource's poll whose turn is 10 s away is requeued for then, without running.",
 			obj:    stream(true, 1),
 			spent:  10 * time.Second,
 			want:   want{requeue: 10 * time.Second},
@@ -148,11 +148,11 @@ func TestLookGate(t *testing.T) {
 	}
 }
 
-// TestLookGateSlot: a deferred look runs when its slot comes, without
-// taking another; woken early by nothing to act on, it keeps its slot; put
-// off once more after its slot came (by --max-reconcile-rate, behind the
-// gate), it still keeps it until the look is made.
-func TestLookGateSlot(t *testing.T) {
+// TestGateTurn: a deferred poll runs when its turn comes, without
+// taking another; woken early by nothing to act on, it keeps its turn; put
+// off once more after its turn came (by --max-reconcile-rate, behind the
+// gate), it still keeps it until the poll is made.
+func TestGateTurn(t *testing.T) {
 	c := clocktesting.NewFakeClock(time.Unix(0, 0))
 	b := budget.New(budget.Quotas{}, budget.WithClock(c))
 	spend(b, 10*time.Second)
@@ -164,15 +164,15 @@ func TestLookGateSlot(t *testing.T) {
 	c.Step(4 * time.Second)
 	early, _ := g.Reconcile(ctx, req)
 	if r.runs != 0 {
-		t.Fatalf("a look woken before its slot ran")
+		t.Fatalf("a poll woken before its turn ran")
 	}
 	if diff := cmp.Diff(first.RequeueAfter-4*time.Second, early.RequeueAfter); diff != "" {
-		t.Errorf("a look woken early: its slot moved: -want, +got:\n%s", diff)
+		t.Errorf("a poll woken early: its turn moved: -want, +got:\n%s", diff)
 	}
 	c.Step(early.RequeueAfter)
 	for range 2 {
-		// The reconciler behind the gate ran twice without looking: the
-		// rate limiter put it off, while other looks spent the budget.
+		// The reconciler behind the gate ran twice without polling: the
+		// rate limiter put it off, while other polls spent the budget.
 		if _, err := g.Reconcile(ctx, req); err != nil {
 			t.Fatal(err)
 		}
@@ -180,18 +180,18 @@ func TestLookGateSlot(t *testing.T) {
 		spend(b, 10*time.Second)
 	}
 	if r.runs != 2 {
-		t.Errorf("the look at its slot, put off once more: runs %d, want 2 (no new slot)", r.runs)
+		t.Errorf("the poll at its turn, put off once more: runs %d, want 2 (no new turn)", r.runs)
 	}
-	// The look is made: the slot is used up, and the next look, with the
+	// The poll is made: the turn is used up, and the next poll, with the
 	// budget spent again, waits for a new one.
-	g.slots.looked(req.NamespacedName)
+	g.Deferred.Polled(req.NamespacedName)
 	spend(b, 10*time.Second)
 	res, err := g.Reconcile(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.runs != 2 || res.RequeueAfter < 10*time.Second {
-		t.Errorf("after the look was made: runs %d, requeued after %v; want 2 and a new slot 10 s away", r.runs, res.RequeueAfter)
+		t.Errorf("after the poll was made: runs %d, requeued after %v; want 2 and a new turn 10 s away", r.runs, res.RequeueAfter)
 	}
 }
 
@@ -203,28 +203,28 @@ type recordingLog struct {
 
 func (l *recordingLog) Info(msg string, _ ...any) { l.said = append(l.said, msg) }
 
-// TestLookGateSaysSoOncePerCrossing: a kind whose looks are deferred on and
+// TestGateLogsOncePerChangeOfPace: a kind whose polls are deferred on and
 // off says so once, and says it is back only when none was deferred for
 // backWithin.
-func TestLookGateSaysSoOncePerCrossing(t *testing.T) {
+func TestGateLogsOncePerChangeOfPace(t *testing.T) {
 	c := clocktesting.NewFakeClock(time.Unix(0, 0))
 	b := budget.New(budget.Quotas{}, budget.WithClock(c))
 	log := &recordingLog{Logger: logging.NewNopLogger()}
 	g := gate(t, c, b, &recorder{})
-	g.log = log
+	g.Log = log
 	ops := []budget.Operation{describe}
 	for range 10 {
-		g.cross(true, ops, time.Second)
+		g.logPacing(true, ops, time.Second)
 		c.Step(time.Second)
-		g.cross(false, ops, 0)
+		g.logPacing(false, ops, 0)
 	}
 	if len(log.said) != 1 {
-		t.Fatalf("looks deferred on and off for 10 s: logged %q, want one line", log.said)
+		t.Fatalf("polls deferred on and off for 10 s: logged %q, want one line", log.said)
 	}
 	c.Step(backWithin)
-	g.cross(false, ops, 0)
-	g.cross(false, ops, 0)
+	g.logPacing(false, ops, 0)
+	g.logPacing(false, ops, 0)
 	if len(log.said) != 2 {
-		t.Errorf("no look deferred for %s: logged %q, want a second line saying so", backWithin, log.said)
+		t.Errorf("no poll deferred for %s: logged %q, want a second line saying so", backWithin, log.said)
 	}
 }

@@ -14,47 +14,43 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package setup
+// Package readyatcreate spares the look after a create for the kinds whose
+// create AWS answers with a resource that is usable at once: the answer is
+// kept, and the look after the create takes the resource's status from it
+// instead of asking AWS again.
+package readyatcreate
 
 import (
-	"sync"
-	"time"
-
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/cloudkinds/provider-aws-services/internal/controller/memory"
 )
 
-// createdForget is how long what a create answered is kept for the look
-// after it; that look comes within a second unless the provider stops.
-const createdForget = 5 * time.Minute
-
-// usableAtCreate remembers, for the kinds whose create AWS answers with a
-// resource that is usable at once (ReadyAtCreate), what the create's answer
-// said: the look after the create takes it from there instead of asking
-// AWS again. crossplane-runtime marks every create Creating and reverts the
-// status a create sets, so the answer is kept here until that look.
-type usableAtCreate struct {
-	mu      sync.Mutex
-	created map[types.UID]creation
+// Answers are what the creates of a kind answered, until the look after
+// each. crossplane-runtime marks every create Creating and reverts the
+// status a create sets, so the answer is kept here.
+type Answers struct {
+	created *memory.Store[types.UID, answer]
 }
 
-type creation struct {
+type answer struct {
 	generation int64
 	atProvider any // status.atProvider as the create left it
 	details    managed.ConnectionDetails
-	at         time.Time
 }
 
-func newUsableAtCreate() *usableAtCreate {
-	return &usableAtCreate{created: map[types.UID]creation{}}
+// New returns an empty record of answers.
+func New() *Answers {
+	return &Answers{created: memory.New[types.UID, answer]()}
 }
 
-// remember keeps what the create of mg answered.
-func (u *usableAtCreate) remember(mg resource.Managed, details managed.ConnectionDetails) {
+// Remember keeps what the create of mg answered.
+func (a *Answers) Remember(mg resource.Managed, details managed.ConnectionDetails) {
 	obj, err := runtime.DefaultUnstructuredConverter.ToUnstructured(mg)
 	if err != nil {
 		return
@@ -63,25 +59,14 @@ func (u *usableAtCreate) remember(mg resource.Managed, details managed.Connectio
 	if err != nil || !found {
 		return
 	}
-	now := time.Now()
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	for uid, c := range u.created {
-		if now.Sub(c.at) > createdForget {
-			delete(u.created, uid)
-		}
-	}
-	u.created[mg.GetUID()] = creation{generation: mg.GetGeneration(), atProvider: at, details: details, at: now}
+	a.created.Put(mg.GetUID(), answer{generation: mg.GetGeneration(), atProvider: at, details: details})
 }
 
-// take restores into mg what its create answered, and reports whether it
+// Restore restores into mg what its create answered, and reports whether it
 // did: only for the spec the create sent, a create that is recorded, and a
 // resource not being deleted. What was remembered serves once.
-func (u *usableAtCreate) take(mg resource.Managed) (managed.ConnectionDetails, bool) {
-	u.mu.Lock()
-	c, ok := u.created[mg.GetUID()]
-	delete(u.created, mg.GetUID())
-	u.mu.Unlock()
+func (a *Answers) Restore(mg resource.Managed) (managed.ConnectionDetails, bool) {
+	c, ok := a.created.Take(mg.GetUID())
 	if !ok || c.generation != mg.GetGeneration() || meta.WasDeleted(mg) || meta.GetExternalCreateSucceeded(mg).IsZero() {
 		return nil, false
 	}

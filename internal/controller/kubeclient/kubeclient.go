@@ -14,7 +14,8 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package setup
+// Package kubeclient is the provider's client of the API server.
+package kubeclient
 
 import (
 	"context"
@@ -36,9 +37,9 @@ type metadataFromCache struct {
 	cache client.Reader
 }
 
-// CachedMetadata returns the manager's client, reading metadata from the
+// New returns the manager's client, reading metadata from the
 // manager's cache.
-func CachedMetadata(mgr ctrl.Manager) client.Client {
+func New(mgr ctrl.Manager) client.Client {
 	return metadataFromCache{Client: mgr.GetClient(), cache: mgr.GetCache()}
 }
 

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package setup
+package readyatcreate
 
 import (
 	"testing"
@@ -30,7 +30,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
 )
 
-func TestUsableAtCreate(t *testing.T) {
+func TestAnswers(t *testing.T) {
 	const arn = "arn:aws:sagemaker:us-east-1:111122223333:endpoint-config/orders"
 	created := func() *v1alpha1.EndpointConfig {
 		mg := &v1alpha1.EndpointConfig{ObjectMeta: metav1.ObjectMeta{UID: "u1", Generation: 1}}
@@ -82,9 +82,9 @@ func TestUsableAtCreate(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			u := newUsableAtCreate()
-			u.remember(created(), details)
-			got, ok := u.take(tc.then)
+			a := New()
+			a.Remember(created(), details)
+			got, ok := a.Restore(tc.then)
 			if ok != tc.want {
 				t.Fatalf("%s\ntake: got %v, want %v", tc.reason, ok, tc.want)
 			}
@@ -97,7 +97,7 @@ func TestUsableAtCreate(t *testing.T) {
 			if diff := cmp.Diff(created().Status.AtProvider, tc.then.Status.AtProvider); diff != "" {
 				t.Errorf("%s\nstatus.atProvider: -want, +got:\n%s", tc.reason, diff)
 			}
-			if _, again := u.take(next(nil)); again {
+			if _, again := a.Restore(next(nil)); again {
 				t.Errorf("%s\nwhat the create answered served twice", tc.reason)
 			}
 		})

@@ -1,0 +1,96 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package finalizer adds and removes the managed reconciler's finalizer with
+// one write fewer at create, and releases the object's ownership claims
+// before it lets the object go.
+package finalizer
+
+import (
+	"context"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/cloudkinds/provider-aws-services/internal/controller/memory"
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
+)
+
+// ToCreate are the objects whose last Observe found nothing in AWS: their
+// reconcile goes on to create, and records that it does with an update of
+// its own (crossplane-runtime's create-pending annotation).
+type ToCreate struct {
+	uids *memory.Store[types.UID, struct{}]
+}
+
+// NewToCreate returns an empty record.
+func NewToCreate() *ToCreate {
+	return &ToCreate{uids: memory.New[types.UID, struct{}]()}
+}
+
+// Observed records what the Observe of mg found.
+func (c *ToCreate) Observed(mg resource.Managed, o managed.ExternalObservation, err error) {
+	if err == nil && !o.ResourceExists && !meta.WasDeleted(mg) {
+		c.uids.Put(mg.GetUID(), struct{}{})
+		return
+	}
+	c.uids.Drop(mg.GetUID())
+}
+
+func (c *ToCreate) take(uid types.UID) bool {
+	_, ok := c.uids.Take(uid)
+	return ok
+}
+
+// Deferred adds the managed reconciler's finalizer as crossplane-runtime
+// does, with one exception: an object whose reconcile is about to create
+// its resource gets it in memory only, and the create-pending update that
+// comes next writes it, with the external name: one write to the object
+// instead of three (each is an event that Crossplane's composite circuit
+// breaker counts). A create-pending update that fails creates nothing, and
+// the next reconcile adds the finalizer again.
+type Deferred struct {
+	resource.Finalizer
+	ToCreate         *ToCreate
+	PoliciesHonoured bool
+	Claims           *ownership.Claims
+}
+
+// RemoveFinalizer releases the object's ownership claims before it lets the
+// object go: its deletion is finished, or it leaves its resource behind. A
+// provider stopped in between leaves a claim whose holder is gone, which the
+// next object to ask for the identity releases.
+func (f *Deferred) RemoveFinalizer(ctx context.Context, obj resource.Object) error {
+	if err := f.Claims.ReleaseAll(ctx, obj.GetUID()); err != nil {
+		return err
+	}
+	return f.Finalizer.RemoveFinalizer(ctx, obj)
+}
+
+// AddFinalizer adds the finalizer, in memory only before a create.
+func (f *Deferred) AddFinalizer(ctx context.Context, obj resource.Object) error {
+	if meta.FinalizerExists(obj, managed.FinalizerName) {
+		return nil
+	}
+	mg, ok := obj.(resource.Managed)
+	if ok && f.ToCreate.take(obj.GetUID()) && ownership.Creates(mg, f.PoliciesHonoured) {
+		meta.AddFinalizer(obj, managed.FinalizerName)
+		return nil
+	}
+	return f.Finalizer.AddFinalizer(ctx, obj)
+}

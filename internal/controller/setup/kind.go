@@ -1,0 +1,141 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package setup wires the controller of one managed resource kind from a
+// short description of it (a Kind): how to read its region, how to build its
+// external client on an AWS session, which field is its external name, what
+// else it watches. The wiring is the same for all five kinds; path.go shows
+// it in the order a reconcile takes it.
+package setup
+
+import (
+	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
+	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
+)
+
+// A Kind describes the controller of one managed resource kind.
+type Kind[MR resource.ModernManaged] struct {
+	GroupVersionKind schema.GroupVersionKind
+	// Object is an empty object of the kind.
+	Object MR
+	// Region reads spec.forProvider.region.
+	Region func(MR) *string
+	// External builds the kind's external client on a session; kube reads
+	// and patches objects in the cluster.
+	External func(kube client.Client, s *awsconfig.Session) managed.TypedExternalClient[MR]
+	// NameField is the path of the field that is the external name, read by
+	// Name; empty when AWS names the resource (the external name is set by
+	// Create, and the kind's Observe must find what an interrupted create
+	// made without it).
+	NameField string
+	Name      func(MR) string
+	// Noun is what messages call the kind: "delivery stream".
+	Noun string
+	// Identity is the AWS identity an object asks for, when it is not its
+	// name (Name): what AWS keeps unique, such as a subscription's topic,
+	// protocol and endpoint, named in messages by IdentityField; Another
+	// is the advice to choose another: "another endpoint".
+	Identity      func(MR) string
+	IdentityField string
+	Another       string
+	// Metadata reads status.atProvider.ackResourceMetadata.
+	Metadata func(MR) *common.ResourceMetadata
+	// Where is where AWS keeps the identity unique, when that is not the
+	// session's account and region (a subscription lives in its topic's).
+	Where func(MR) (account, region string)
+	// Tagged is true for the kinds AWS can tag: their creates carry the
+	// owner tags.
+	Tagged bool
+	// AlreadyExists are the kind's own wordings of AWS's "already exists"
+	// answer to a create, each "Code: message prefix", beside the codes
+	// every service uses.
+	AlreadyExists []string
+	// Watches are further watches, such as the Secrets the kind reads.
+	Watches []managedoptions.Watch
+	// SentAnnotations are the annotations the kind writes to remember what
+	// it sent to AWS: writing them reconciles nothing again.
+	SentAnnotations []string
+	// List is an empty list of the kind, for its state metrics.
+	List resource.ManagedList
+	// ObserveCalls are the AWS operations the kind's Observe calls for a
+	// resource: the budgets of these time its periodic polls, and the
+	// budget middleware counts any other call an Observe makes
+	// (metrics.UndeclaredObserveCalls), which the tests require to be none.
+	ObserveCalls func(MR) []budget.Operation
+	// ReadyAtCreate says that AWS's answer to a create shows the resource
+	// usable, and that Create sets from it all of status.atProvider that
+	// Observe would: the object is then Ready at the look after the
+	// create without a call to AWS.
+	ReadyAtCreate bool
+}
+
+// Shared is what the controllers of every kind share.
+type Shared struct {
+	// Sessions are the AWS sessions, one per ProviderConfig and region.
+	Sessions *awsconfig.Cache
+	// Fingerprints keys the fingerprints of the secret values sent to AWS.
+	Fingerprints secretkey.Key
+	// Polling times each resource's next poll; nil is
+	// managedoptions.DefaultPolling.
+	Polling *managedoptions.Polling
+	// Budgets keep the AWS calls within AWS's quotas; the sessions' clients
+	// take their tokens. Without them, periodic polls are not paced by the
+	// budgets.
+	Budgets *budget.Budgets
+	// Namespace is the provider's own namespace, where it keeps the
+	// ownership claims (ownership.CacheOptions caches them).
+	Namespace string
+}
+
+// ownership describes the kind to the ownership checks; its claims are kept
+// in namespace.
+func (k Kind[MR]) ownership(mgr ctrl.Manager, o controller.Options, namespace string) *ownership.Kind[MR] {
+	identity, field, another := k.Name, k.NameField, "another name"
+	if k.Identity != nil {
+		identity, field, another = k.Identity, k.IdentityField, k.Another
+	}
+	return &ownership.Kind[MR]{
+		GroupKind:     k.GroupVersionKind.GroupKind(),
+		Terms:         ownership.MessageTerms{Noun: k.Noun, Field: field, Another: another},
+		Identity:      identity,
+		Metadata:      k.Metadata,
+		AlreadyExists: k.AlreadyExists,
+		Where:         k.Where,
+		Tagged:        k.Tagged,
+		List:          k.List,
+		Claims: ownership.NewClaims(namespace, k.GroupVersionKind.GroupKind(), func() client.Object { return k.newObject() },
+			mgr.GetCache(), mgr.GetAPIReader(), mgr.GetClient()),
+		Objects:          mgr.GetCache(),
+		New:              k.newObject,
+		PoliciesHonoured: o.Features.Enabled(feature.EnableBetaManagementPolicies),
+	}
+}
+
+func (k Kind[MR]) newObject() MR {
+	return k.Object.DeepCopyObject().(MR) //nolint:forcetypeassert // a copy of its own type
+}

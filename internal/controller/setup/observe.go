@@ -1,0 +1,102 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package setup
+
+import (
+	"context"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/finalizer"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/pace"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/readyatcreate"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/references"
+	"github.com/cloudkinds/provider-aws-services/internal/metrics"
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
+)
+
+// observeStep is the outermost external client. For the kinds Ready at
+// create it takes the look after a create from the create's answer; it
+// records every look, for the finalizer, the poll metrics and the gate; and
+// it writes what the references resolved to once the look says whether a
+// create follows.
+type observeStep[MR resource.Managed] struct {
+	managed.TypedExternalClient[MR]
+	observations *metrics.Observations
+	toCreate     *finalizer.ToCreate
+	answers      *readyatcreate.Answers // nil unless the kind is Ready at create
+	deferred     *pace.Deferred         // nil unless the kind's polls are paced
+	references   *references.Resolver
+	// policiesHonoured is true when spec.managementPolicies are honoured.
+	policiesHonoured bool
+}
+
+func (o *observeStep[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreation, error) {
+	c, err := o.TypedExternalClient.Create(ctx, mg)
+	if err == nil && o.answers != nil {
+		o.answers.Remember(mg, c.ConnectionDetails)
+	}
+	return c, err
+}
+
+func (o *observeStep[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObservation, error) {
+	// The create's answer stands for a look only if the references still
+	// resolve to what the create sent.
+	if o.answers != nil && !o.references.ResolvedAnew(mg.GetUID()) {
+		if details, ok := o.answers.Restore(mg); ok {
+			mg.SetConditions(xpv2.Available())
+			obs := managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ConnectionDetails: details}
+			o.toCreate.Observed(mg, obs, nil)
+			return obs, nil
+		}
+	}
+	o.observations.Observed(mg.GetUID())
+	o.deferred.Polled(types.NamespacedName{Namespace: mg.GetNamespace(), Name: mg.GetName()})
+	obs, err := o.TypedExternalClient.Observe(ctx, mg)
+	o.toCreate.Observed(mg, obs, err)
+	if err != nil {
+		o.references.Forget(mg.GetUID())
+		return obs, err
+	}
+	if !obs.ResourceExists && meta.WasDeleted(mg) {
+		o.observations.Forget(mg.GetUID())
+	}
+	creates := !obs.ResourceExists && !meta.WasDeleted(mg) && ownership.Creates(mg, o.policiesHonoured)
+	return obs, o.references.WriteResolved(ctx, mg, creates)
+}
+
+// declaredObserve is the innermost external client: the kind's own, whose
+// Observe calls are counted against what the kind declares (ObserveCalls).
+// Ownership's own looks, made outside it, are not the kind's polls.
+type declaredObserve[MR resource.Managed] struct {
+	managed.TypedExternalClient[MR]
+	calls func(MR) []budget.Operation
+}
+
+func (d declaredObserve[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObservation, error) {
+	ops := d.calls(mg)
+	names := make([]string, 0, len(ops))
+	for _, op := range ops {
+		names = append(names, op.String())
+	}
+	return d.TypedExternalClient.Observe(metrics.DeclareObserveCalls(ctx, names), mg)
+}
