@@ -64,6 +64,29 @@ func TestCountCalls(t *testing.T) {
 	}
 }
 
+// TestUndeclaredObserveCalls: a call made with the context of an Observe
+// that does not declare it is counted; a declared one, or one made outside
+// an Observe, is not.
+func TestUndeclaredObserveCalls(t *testing.T) {
+	e := emulator.New(emulator.Options{})
+	srv := httptest.NewServer(e)
+	defer srv.Close()
+	c := eventbridge.NewFromConfig(aws.Config{Region: "us-east-1", BaseEndpoint: aws.String(srv.URL),
+		Credentials: credentials.NewStaticCredentialsProvider("AKID", "s", ""), APIOptions: []func(*middleware.Stack) error{CountCalls}})
+	observe := DeclareObserveCalls(context.Background(), []string{"EventBridge:DescribeEndpoint"})
+	_, _ = c.DescribeEndpoint(observe, &eventbridge.DescribeEndpointInput{Name: aws.String("declared")})
+	_, _ = c.ListEndpoints(observe, &eventbridge.ListEndpointsInput{})
+	_, _ = c.ListEndpoints(context.Background(), &eventbridge.ListEndpointsInput{})
+
+	got := map[string]float64{
+		"DescribeEndpoint": testutil.ToFloat64(UndeclaredObserveCalls.WithLabelValues("EventBridge", "DescribeEndpoint")),
+		"ListEndpoints":    testutil.ToFloat64(UndeclaredObserveCalls.WithLabelValues("EventBridge", "ListEndpoints")),
+	}
+	if diff := cmp.Diff(map[string]float64{"DescribeEndpoint": 0, "ListEndpoints": 1}, got); diff != "" {
+		t.Errorf("-want, +got:\n%s", diff)
+	}
+}
+
 func TestObservations(t *testing.T) {
 	now := time.Unix(0, 0)
 	o := NewObservations("TestKind")

@@ -38,6 +38,10 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	stopStack()
+	if err := checkObserveCallsDeclared(); err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL:", err)
+		code = 1
+	}
 	if err := cp.Stop(); err != nil {
 		fmt.Fprintln(os.Stderr, "cannot stop the control plane:", err)
 	}
