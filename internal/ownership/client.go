@@ -86,7 +86,8 @@ type Kind[MR resource.Managed] struct {
 }
 
 // Observed is what the kind's last Observe found of the resource, for
-// telling whose it is.
+// telling whose it is. A kind's external client embeds it and sets it in
+// Observe; the zero value is "nothing found".
 type Observed struct {
 	// Created is when AWS made it; zero when AWS does not say.
 	Created time.Time
@@ -96,8 +97,11 @@ type Observed struct {
 	Tags *tags.Service
 }
 
-// ReportsObserved is a kind's external client that tells what its last Observe
-// found.
+// LastObserved returns what the last Observe found.
+func (o *Observed) LastObserved() Observed { return *o }
+
+// ReportsObserved is a kind's external client that tells what its last
+// Observe found: one that embeds Observed.
 type ReportsObserved interface {
 	LastObserved() Observed
 }

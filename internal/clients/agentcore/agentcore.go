@@ -94,3 +94,26 @@ func TagInput(arn string, set map[string]string) *bedrockagentcorecontrol.TagRes
 func UntagInput(arn string, keys []string) *bedrockagentcorecontrol.UntagResourceInput {
 	return &bedrockagentcorecontrol.UntagResourceInput{ResourceArn: aws.String(arn), TagKeys: keys}
 }
+
+// TagService is how AgentCore lists, removes and sets the tags of the
+// credential provider arn.
+func TagService(api API, arn string) tags.Service {
+	return tags.Service{
+		Of: "credential provider",
+		List: func(ctx context.Context) (map[string]string, error) {
+			out, err := api.ListTagsForResource(ctx, &bedrockagentcorecontrol.ListTagsForResourceInput{ResourceArn: aws.String(arn)})
+			if err != nil {
+				return nil, err
+			}
+			return out.Tags, nil
+		},
+		Remove: func(ctx context.Context, keys []string) error {
+			_, err := api.UntagResource(ctx, UntagInput(arn, keys))
+			return err
+		},
+		Set: func(ctx context.Context, set map[string]string) error {
+			_, err := api.TagResource(ctx, TagInput(arn, set))
+			return err
+		},
+	}
+}

@@ -526,3 +526,26 @@ func TagsToAdd(m map[string]string) []types.Tag {
 func TagMap(ts []types.Tag) map[string]string {
 	return tags.Map(ts, func(t types.Tag) (*string, *string) { return t.Key, t.Value })
 }
+
+// TagService is how Firehose lists, removes and sets the tags of the
+// delivery stream name.
+func TagService(api API, name string) tags.Service {
+	return tags.Service{
+		Of: "delivery stream",
+		List: func(ctx context.Context) (map[string]string, error) {
+			out, err := api.ListTagsForDeliveryStream(ctx, &firehose.ListTagsForDeliveryStreamInput{DeliveryStreamName: aws.String(name)})
+			if err != nil {
+				return nil, err
+			}
+			return TagMap(out.Tags), nil
+		},
+		Remove: func(ctx context.Context, keys []string) error {
+			_, err := api.UntagDeliveryStream(ctx, UntagInput(name, keys))
+			return err
+		},
+		Set: func(ctx context.Context, set map[string]string) error {
+			_, err := api.TagDeliveryStream(ctx, TagInput(name, set))
+			return err
+		},
+	}
+}

@@ -268,3 +268,26 @@ func Tags(m map[string]string) []types.Tag {
 func TagMap(ts []types.Tag) map[string]string {
 	return tags.Map(ts, func(t types.Tag) (*string, *string) { return t.Key, t.Value })
 }
+
+// TagService is how SageMaker lists, removes and sets the tags of the
+// endpoint configuration arn.
+func TagService(api API, arn string) tags.Service {
+	return tags.Service{
+		Of: "endpoint configuration",
+		List: func(ctx context.Context) (map[string]string, error) {
+			out, err := api.ListTags(ctx, &sagemaker.ListTagsInput{ResourceArn: aws.String(arn)})
+			if err != nil {
+				return nil, err
+			}
+			return TagMap(out.Tags), nil
+		},
+		Remove: func(ctx context.Context, keys []string) error {
+			_, err := api.DeleteTags(ctx, UntagInput(arn, keys))
+			return err
+		},
+		Set: func(ctx context.Context, set map[string]string) error {
+			_, err := api.AddTags(ctx, TagInput(arn, set))
+			return err
+		},
+	}
+}

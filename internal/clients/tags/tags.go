@@ -31,6 +31,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
+
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
 )
 
 // AnnotationManagedKeys records, as a JSON list, the tag keys the spec asked
@@ -136,8 +138,11 @@ func Record(obj metav1.Object, desired map[string]string) map[string]string {
 }
 
 // A Service is how one AWS service lists, removes and sets the tags of one
-// resource.
+// resource: the three calls of its tagging API, whose errors Observe and
+// Apply word the same way for every kind.
 type Service struct {
+	// Of names the resource in errors: "delivery stream".
+	Of     string
 	List   func(ctx context.Context) (map[string]string, error)
 	Remove func(ctx context.Context, keys []string) error
 	Set    func(ctx context.Context, tags map[string]string) error
@@ -159,7 +164,7 @@ func Observe(ctx context.Context, obj metav1.Object, desired map[string]string, 
 	managed := ManagedKeys(obj)
 	observed, err := s.List(ctx)
 	if err != nil {
-		return Plan{}, err
+		return Plan{}, awserrors.Wrap(err, "cannot list the tags of "+s.Of)
 	}
 	set, remove := Diff(desired, observed, managed)
 	return Plan{set: set, remove: remove}, nil
@@ -179,11 +184,11 @@ func (p Plan) UpToDate() bool { return len(p.set) == 0 && len(p.remove) == 0 }
 func (p Plan) Apply(ctx context.Context, s Service) error {
 	if len(p.remove) > 0 {
 		if err := s.Remove(ctx, p.remove); err != nil {
-			return err
+			return awserrors.Wrap(err, "cannot untag "+s.Of)
 		}
 	}
 	if len(p.set) > 0 {
-		return s.Set(ctx, p.set)
+		return awserrors.Wrap(s.Set(ctx, p.set), "cannot tag "+s.Of)
 	}
 	return nil
 }

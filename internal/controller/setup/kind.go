@@ -45,9 +45,8 @@ type Kind[MR resource.ModernManaged] struct {
 	Object MR
 	// Region reads spec.forProvider.region.
 	Region func(MR) *string
-	// External builds the kind's external client on a session; kube reads
-	// and patches objects in the cluster.
-	External func(kube client.Client, s *awsconfig.Session) managed.TypedExternalClient[MR]
+	// External builds the kind's external client.
+	External func(Connection) managed.TypedExternalClient[MR]
 	// NameField is the path of the field that is the external name, read by
 	// Name; empty when AWS names the resource (the external name is set by
 	// Create, and the kind's Observe must find what an interrupted create
@@ -92,6 +91,17 @@ type Kind[MR resource.ModernManaged] struct {
 	// Observe would: the object is then Ready at the look after the
 	// create without a call to AWS.
 	ReadyAtCreate bool
+}
+
+// A Connection is what a kind's external client is built from.
+type Connection struct {
+	// Kube reads and patches objects in the cluster.
+	Kube client.Client
+	// Session is the AWS session of the object's provider config and region.
+	Session *awsconfig.Session
+	// OwnerTags are the tags a create puts on what it makes, naming the
+	// object (ownership.OwnerTags of the kind).
+	OwnerTags func(resource.Managed) map[string]string
 }
 
 // Shared is what the controllers of every kind share.

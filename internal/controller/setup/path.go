@@ -101,7 +101,9 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, shar
 	}
 	observations := metrics.NewObservations(k.GroupVersionKind.Kind)
 	connector := connect.New(kube, shared.Sessions, k.Region, func(_ MR, s *awsconfig.Session) managed.TypedExternalClient[MR] {
-		var own managed.TypedExternalClient[MR] = k.External(kube, s)
+		var own = k.External(Connection{Kube: kube, Session: s, OwnerTags: func(mg resource.Managed) map[string]string {
+			return ownership.OwnerTags(k.GroupVersionKind.GroupKind(), mg)
+		}})
 		if k.ObserveCalls != nil {
 			own = declaredObserve[MR]{TypedExternalClient: own, calls: k.ObserveCalls}
 		}

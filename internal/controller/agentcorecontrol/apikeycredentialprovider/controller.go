@@ -22,13 +22,13 @@ import (
 	"context"
 	"maps"
 	"strings"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -49,13 +49,10 @@ import (
 )
 
 const (
-	errGet      = "cannot get credential provider"
-	errCreate   = "cannot create credential provider"
-	errRotate   = "cannot update the API key of credential provider"
-	errDelete   = "cannot delete credential provider"
-	errListTags = "cannot list the tags of credential provider"
-	errTag      = "cannot tag credential provider"
-	errUntag    = "cannot untag credential provider"
+	errGet    = "cannot get credential provider"
+	errCreate = "cannot create credential provider"
+	errRotate = "cannot update the API key of credential provider"
+	errDelete = "cannot delete credential provider"
 
 	apiKeyField = "spec.forProvider.apiKey"
 
@@ -80,8 +77,8 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		List:             &v1alpha1.APIKeyCredentialProviderList{},
 		SentAnnotations:  []string{AnnotationAPIKeyFingerprint, AnnotationAPIKeySecretVersion},
 		Region:           func(mg *v1alpha1.APIKeyCredentialProvider) *string { return mg.Spec.ForProvider.Region },
-		External: func(kube client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.APIKeyCredentialProvider] {
-			return &external{client: awsconfig.ClientFor(s, bedrockagentcorecontrol.NewFromConfig), kube: kube, session: s, secrets: secretkey.NewReader(kube, shared.Fingerprints)}
+		External: func(c setup.Connection) managed.TypedExternalClient[*v1alpha1.APIKeyCredentialProvider] {
+			return &external{client: awsconfig.ClientFor(c.Session, bedrockagentcorecontrol.NewFromConfig), kube: c.Kube, session: c.Session, ownerTags: c.OwnerTags, secrets: secretkey.NewReader(c.Kube, shared.Fingerprints)}
 		},
 		Metadata: func(mg *v1alpha1.APIKeyCredentialProvider) *common.ResourceMetadata {
 			return metadata.Plain(mg.Status.AtProvider.ACKResourceMetadata)
@@ -107,8 +104,9 @@ type external struct {
 	session *awsconfig.Session
 	secrets *secretkey.Reader
 
-	arn          string
-	created      time.Time
+	ownerTags func(resource.Managed) map[string]string
+	// What the last Observe found, for ownership.
+	ownership.Observed
 	apiKey       []byte            // the key to send, when it changed
 	apiKeyRecord map[string]string // what records it as sent
 	tags         tags.Plan
@@ -127,7 +125,9 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.APIKeyCredentialPro
 	if err != nil {
 		return managed.ExternalObservation{}, awserrors.Wrap(err, errGet)
 	}
-	e.arn, e.created = aws.ToString(out.CredentialProviderArn), aws.ToTime(out.CreatedTime)
+	e.Observed = ownership.Observed{ARN: aws.ToString(out.CredentialProviderArn), Created: aws.ToTime(out.CreatedTime)}
+	tagService := ac.TagService(e.client, e.ARN)
+	e.Tags = &tagService
 	previous := mg.Status.AtProvider.ACKResourceMetadata
 	mg.Status.AtProvider = ac.Observation(out.ApiKeySecretArn)
 	mg.SetConditions(xpv2.Available())
@@ -145,13 +145,13 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.APIKeyCredentialPro
 	if e.apiKey != nil {
 		diffs = append(diffs, apiKeyField)
 	}
-	if e.tags, err = tags.Observe(ctx, mg, mg.Spec.ForProvider.Tags, e.tagService()); err != nil {
+	if e.tags, err = tags.Observe(ctx, mg, mg.Spec.ForProvider.Tags, *e.Tags); err != nil {
 		return managed.ExternalObservation{}, err
 	}
 	if !e.tags.UpToDate() {
 		diffs = append(diffs, tags.Path)
 	}
-	mg.Status.AtProvider.ACKResourceMetadata = metadata.WithPartition(e.session, metadata.VerifiedARN(mg, metadata.Plain(previous), e.arn, len(diffs) == 0))
+	mg.Status.AtProvider.ACKResourceMetadata = metadata.WithPartition(e.session, metadata.VerifiedARN(mg, metadata.Plain(previous), e.ARN, len(diffs) == 0))
 	return managed.ExternalObservation{
 		ResourceExists:    true,
 		ResourceUpToDate:  len(diffs) == 0,
@@ -167,7 +167,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 	if err != nil {
 		return managed.ExternalCreation{}, err
 	}
-	owner := ownership.OwnerTags(v1alpha1.APIKeyCredentialProviderGroupVersionKind.GroupKind(), mg)
+	owner := e.ownerTags(mg)
 	out, err := e.client.CreateApiKeyCredentialProvider(ctx, ac.CreateInput(&mg.Spec.ForProvider, key, owner))
 	if err != nil {
 		return managed.ExternalCreation{}, awserrors.Wrap(err, errCreate)
@@ -195,40 +195,13 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 			return managed.ExternalUpdate{}, err
 		}
 	}
-	if err := e.tags.Apply(ctx, e.tagService()); err != nil {
+	if err := e.tags.Apply(ctx, *e.Tags); err != nil {
 		return managed.ExternalUpdate{}, err
 	}
 	if rec := tags.Record(mg, mg.Spec.ForProvider.Tags); rec != nil {
 		return managed.ExternalUpdate{}, persist.Annotations(ctx, e.kube, mg, rec)
 	}
 	return managed.ExternalUpdate{}, nil
-}
-
-// Found tells what the last Observe found, for ownership.
-func (e *external) LastObserved() ownership.Observed {
-	s := e.tagService()
-	return ownership.Observed{Created: e.created, ARN: e.arn, Tags: &s}
-}
-
-// tagService is how AgentCore lists, removes and sets the provider's tags.
-func (e *external) tagService() tags.Service {
-	return tags.Service{
-		List: func(ctx context.Context) (map[string]string, error) {
-			out, err := e.client.ListTagsForResource(ctx, &bedrockagentcorecontrol.ListTagsForResourceInput{ResourceArn: aws.String(e.arn)})
-			if err != nil {
-				return nil, awserrors.Wrap(err, errListTags)
-			}
-			return out.Tags, nil
-		},
-		Remove: func(ctx context.Context, keys []string) error {
-			_, err := e.client.UntagResource(ctx, ac.UntagInput(e.arn, keys))
-			return awserrors.Wrap(err, errUntag)
-		},
-		Set: func(ctx context.Context, set map[string]string) error {
-			_, err := e.client.TagResource(ctx, ac.TagInput(e.arn, set))
-			return awserrors.Wrap(err, errTag)
-		},
-	}
 }
 
 // Delete deletes the credential provider and, with it, the stored key.

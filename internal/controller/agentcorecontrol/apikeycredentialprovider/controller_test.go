@@ -18,6 +18,8 @@ package apikeycredentialprovider
 
 import (
 	"context"
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"strings"
 	"testing"
 	"time"
@@ -75,7 +77,7 @@ func newFixture(t *testing.T, withSecret bool) (*v1alpha1.APIKeyCredentialProvid
 	}
 	kube := fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).Build()
 	f := &fakeAgentCore{}
-	return mg, &external{client: f, kube: kube, secrets: secretkey.NewReader(kube, fingerprintKey), session: &awsconfig.Session{AccountID: "000000000000", Partition: "aws", Region: "us-east-1"}}, f
+	return mg, &external{ownerTags: ownerTags, client: f, kube: kube, secrets: secretkey.NewReader(kube, fingerprintKey), session: &awsconfig.Session{AccountID: "000000000000", Partition: "aws", Region: "us-east-1"}}, f
 }
 
 func TestCreateThenRotate(t *testing.T) {
@@ -131,3 +133,8 @@ func TestAMissingSecretIsClearAndDoesNotBlockDeletion(t *testing.T) {
 
 // fingerprintKey is the provider's fingerprint key in these tests.
 var fingerprintKey = secretkey.NewKey([]byte("0123456789abcdef0123456789abcdef"))
+
+// ownerTags are the owner tags setup gives the kind's creates.
+func ownerTags(mg resource.Managed) map[string]string {
+	return ownership.OwnerTags(v1alpha1.APIKeyCredentialProviderGroupVersionKind.GroupKind(), mg)
+}

@@ -20,7 +20,6 @@ package endpoint
 import (
 	"context"
 	"strings"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
@@ -30,7 +29,6 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
@@ -67,8 +65,8 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Object:           &v1alpha1.Endpoint{},
 		List:             &v1alpha1.EndpointList{},
 		Region:           func(mg *v1alpha1.Endpoint) *string { return mg.Spec.ForProvider.Region },
-		External: func(_ client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.Endpoint] {
-			return &external{client: awsconfig.ClientFor(s, eventbridge.NewFromConfig), session: s}
+		External: func(c setup.Connection) managed.TypedExternalClient[*v1alpha1.Endpoint] {
+			return &external{client: awsconfig.ClientFor(c.Session, eventbridge.NewFromConfig), session: c.Session}
 		},
 		Metadata: func(mg *v1alpha1.Endpoint) *common.ResourceMetadata {
 			return metadata.Plain(mg.Status.AtProvider.ACKResourceMetadata)
@@ -86,8 +84,9 @@ type external struct {
 	client  eb.API
 	session *awsconfig.Session
 
-	created time.Time
-	arn     string
+	// What the last Observe found, for ownership: EventBridge cannot tag a
+	// global endpoint, so its creation time is what tells.
+	ownership.Observed
 }
 
 // Observe describes the endpoint: one call, which also carries its URL.
@@ -99,7 +98,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Endpoint) (managed.
 	if err != nil {
 		return managed.ExternalObservation{}, awserrors.Wrap(err, errDescribe)
 	}
-	e.created, e.arn = aws.ToTime(d.CreationTime), aws.ToString(d.Arn)
+	e.Observed = ownership.Observed{Created: aws.ToTime(d.CreationTime), ARN: aws.ToString(d.Arn)}
 	previous := mg.Status.AtProvider.ACKResourceMetadata
 	mg.Status.AtProvider = eb.Observation(d)
 	mg.SetConditions(states.Condition(string(d.State), aws.ToString(d.StateReason)))
@@ -117,12 +116,6 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Endpoint) (managed.
 		ConnectionDetails: eb.ConnectionDetails(d),
 		Diff:              strings.Join(diffs, ", "),
 	}, nil
-}
-
-// Found tells what the last Observe found, for ownership: EventBridge cannot
-// tag a global endpoint, so its creation time is what tells.
-func (e *external) LastObserved() ownership.Observed {
-	return ownership.Observed{Created: e.created, ARN: e.arn}
 }
 
 // Create creates the endpoint.

@@ -20,7 +20,6 @@ package endpointconfig
 import (
 	"context"
 	"strings"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
@@ -28,6 +27,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -49,9 +49,6 @@ const (
 	errDescribe = "cannot describe endpoint configuration"
 	errCreate   = "cannot create endpoint configuration"
 	errDelete   = "cannot delete endpoint configuration"
-	errListTags = "cannot list the tags of endpoint configuration"
-	errAddTags  = "cannot tag endpoint configuration"
-	errDelTags  = "cannot untag endpoint configuration"
 	errReplaced = "the endpoint configuration in SageMaker differs from the spec in %s; SageMaker cannot change an endpoint configuration in place: set spec.forProvider to what SageMaker holds, or create another EndpointConfig, with another endpointConfigName, for this spec"
 )
 
@@ -63,8 +60,8 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Object:           &v1alpha1.EndpointConfig{},
 		List:             &v1alpha1.EndpointConfigList{},
 		Region:           func(mg *v1alpha1.EndpointConfig) *string { return mg.Spec.ForProvider.Region },
-		External: func(kube client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.EndpointConfig] {
-			return &external{client: awsconfig.ClientFor(s, sagemaker.NewFromConfig), kube: kube, session: s}
+		External: func(c setup.Connection) managed.TypedExternalClient[*v1alpha1.EndpointConfig] {
+			return &external{client: awsconfig.ClientFor(c.Session, sagemaker.NewFromConfig), kube: c.Kube, session: c.Session, ownerTags: c.OwnerTags}
 		},
 		Metadata: func(mg *v1alpha1.EndpointConfig) *common.ResourceMetadata {
 			return mg.Status.AtProvider.ACKResourceMetadata
@@ -85,8 +82,9 @@ type external struct {
 	kube    client.Client
 	session *awsconfig.Session
 
-	arn      string
-	created  time.Time
+	ownerTags func(resource.Managed) map[string]string
+	// What the last Observe found, for ownership.
+	ownership.Observed
 	bodyDiff []string
 	tags     tags.Plan
 }
@@ -101,18 +99,20 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.EndpointConfig) (ma
 	if err != nil {
 		return managed.ExternalObservation{}, awserrors.Wrap(err, errDescribe)
 	}
-	e.arn, e.created = aws.ToString(d.EndpointConfigArn), aws.ToTime(d.CreationTime)
+	e.Observed = ownership.Observed{ARN: aws.ToString(d.EndpointConfigArn), Created: aws.ToTime(d.CreationTime)}
+	tagService := sm.TagService(e.client, e.ARN)
+	e.Tags = &tagService
 	p := &mg.Spec.ForProvider
 	e.bodyDiff = sm.BodyDiff(p, d)
 	diffs := append([]string{}, e.bodyDiff...)
-	if e.tags, err = tags.Observe(ctx, mg, tags.FromList(p.Tags), e.tagService()); err != nil {
+	if e.tags, err = tags.Observe(ctx, mg, tags.FromList(p.Tags), *e.Tags); err != nil {
 		return managed.ExternalObservation{}, err
 	}
 	if !e.tags.UpToDate() {
 		diffs = append(diffs, tags.Path)
 	}
 	previous := mg.Status.AtProvider.ACKResourceMetadata
-	mg.Status.AtProvider.ACKResourceMetadata = metadata.For(e.session, metadata.VerifiedARN(mg, previous, e.arn, len(e.bodyDiff) == 0))
+	mg.Status.AtProvider.ACKResourceMetadata = metadata.For(e.session, metadata.VerifiedARN(mg, previous, e.ARN, len(e.bodyDiff) == 0))
 	mg.SetConditions(xpv2.Available())
 	return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: len(diffs) == 0, Diff: strings.Join(diffs, ", ")}, nil
 }
@@ -124,7 +124,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.EndpointConfig) (man
 	if err := sm.LocalStorageConflict(&mg.Spec.ForProvider); err != nil {
 		return managed.ExternalCreation{}, err
 	}
-	owner := ownership.OwnerTags(v1alpha1.EndpointConfigGroupVersionKind.GroupKind(), mg)
+	owner := e.ownerTags(mg)
 	out, err := e.client.CreateEndpointConfig(ctx, sm.CreateInput(&mg.Spec.ForProvider, owner))
 	if err != nil {
 		return managed.ExternalCreation{}, awserrors.Wrap(err, errCreate)
@@ -139,7 +139,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.EndpointConfig) (man
 // Update changes the tags, the only part SageMaker can change. A body that
 // differs was replaced outside Kubernetes, and is reported as an error.
 func (e *external) Update(ctx context.Context, mg *v1alpha1.EndpointConfig) (managed.ExternalUpdate, error) {
-	if err := e.tags.Apply(ctx, e.tagService()); err != nil {
+	if err := e.tags.Apply(ctx, *e.Tags); err != nil {
 		return managed.ExternalUpdate{}, err
 	}
 	if rec := tags.Record(mg, tags.FromList(mg.Spec.ForProvider.Tags)); rec != nil {
@@ -151,34 +151,6 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.EndpointConfig) (man
 		return managed.ExternalUpdate{}, errors.Errorf(errReplaced, strings.Join(e.bodyDiff, ", "))
 	}
 	return managed.ExternalUpdate{}, nil
-}
-
-// Found tells what the last Observe found, for ownership.
-func (e *external) LastObserved() ownership.Observed {
-	s := e.tagService()
-	return ownership.Observed{Created: e.created, ARN: e.arn, Tags: &s}
-}
-
-// tagService is how SageMaker lists, removes and sets the configuration's
-// tags.
-func (e *external) tagService() tags.Service {
-	return tags.Service{
-		List: func(ctx context.Context) (map[string]string, error) {
-			out, err := e.client.ListTags(ctx, &sagemaker.ListTagsInput{ResourceArn: aws.String(e.arn)})
-			if err != nil {
-				return nil, awserrors.Wrap(err, errListTags)
-			}
-			return sm.TagMap(out.Tags), nil
-		},
-		Remove: func(ctx context.Context, keys []string) error {
-			_, err := e.client.DeleteTags(ctx, sm.UntagInput(e.arn, keys))
-			return awserrors.Wrap(err, errDelTags)
-		},
-		Set: func(ctx context.Context, set map[string]string) error {
-			_, err := e.client.AddTags(ctx, sm.TagInput(e.arn, set))
-			return awserrors.Wrap(err, errAddTags)
-		},
-	}
 }
 
 // Delete deletes the endpoint configuration.

@@ -18,6 +18,8 @@ package endpointconfig
 
 import (
 	"context"
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"strings"
 	"testing"
 
@@ -76,12 +78,12 @@ var session = &awsconfig.Session{AccountID: "000000000000", Partition: "aws", Re
 
 func TestObserveNotFoundAsSageMakerWordsIt(t *testing.T) {
 	f := &fakeSageMaker{err: &smithy.GenericAPIError{Code: "ValidationException", Message: `Could not find endpoint configuration "arn:aws:sagemaker:us-east-1:000000000000:endpoint-config/cfg".`}}
-	obs, err := (&external{client: f, session: session}).Observe(context.Background(), configMR())
+	obs, err := (&external{ownerTags: ownerTags, client: f, session: session}).Observe(context.Background(), configMR())
 	if err != nil || obs.ResourceExists {
 		t.Errorf("want not found, got exists=%v err=%v", obs.ResourceExists, err)
 	}
 	f.err = &smithy.GenericAPIError{Code: "ValidationException", Message: "Could not find model"}
-	if _, err := (&external{client: f, session: session}).Observe(context.Background(), configMR()); err == nil {
+	if _, err := (&external{ownerTags: ownerTags, client: f, session: session}).Observe(context.Background(), configMR()); err == nil {
 		t.Error("another ValidationException was taken for not-found")
 	}
 }
@@ -91,7 +93,7 @@ func TestCreateRefusesLocalStorageWithoutCallingAWS(t *testing.T) {
 	mg.Spec.ForProvider.KMSKeyID = aws.String("alias/k")
 	mg.Spec.ForProvider.ProductionVariants[0].InstanceType = aws.String("ml.c5d.xlarge")
 	f := &fakeSageMaker{}
-	_, err := withKube(&external{client: f, session: session}, mg).Create(context.Background(), mg)
+	_, err := withKube(&external{ownerTags: ownerTags, client: f, session: session}, mg).Create(context.Background(), mg)
 	if err == nil || !strings.Contains(err.Error(), "spec.forProvider.kmsKeyID") || len(f.calls) != 0 {
 		t.Errorf("err %v, calls %v", err, f.calls)
 	}
@@ -103,7 +105,7 @@ func TestReplacedBodyIsReportedAfterTheTags(t *testing.T) {
 		EndpointConfigArn:  aws.String("arn:aws:sagemaker:us-east-1:000000000000:endpoint-config/cfg"),
 		ProductionVariants: []types.ProductionVariant{{VariantName: aws.String("primary"), ModelName: aws.String("m"), InstanceType: types.ProductionVariantInstanceTypeMlC5Large}},
 	}}
-	e := withKube(&external{client: f, session: session}, mg)
+	e := withKube(&external{ownerTags: ownerTags, client: f, session: session}, mg)
 	obs, err := e.Observe(context.Background(), mg)
 	if err != nil || obs.ResourceUpToDate || !strings.Contains(obs.Diff, "spec.forProvider.productionVariants[0].instanceType") || !strings.Contains(obs.Diff, "spec.forProvider.tags") {
 		t.Fatalf("observation %+v, err %v", obs, err)
@@ -124,4 +126,9 @@ func withKube(e *external, mg *v1alpha1.EndpointConfig) *external {
 	_ = v1alpha1.AddToScheme(s)
 	e.kube = fake.NewClientBuilder().WithScheme(s).WithObjects(mg).Build()
 	return e
+}
+
+// ownerTags are the owner tags setup gives the kind's creates.
+func ownerTags(mg resource.Managed) map[string]string {
+	return ownership.OwnerTags(v1alpha1.EndpointConfigGroupVersionKind.GroupKind(), mg)
 }

@@ -32,7 +32,6 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
@@ -68,8 +67,8 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Object:           &v1alpha1.Subscription{},
 		List:             &v1alpha1.SubscriptionList{},
 		Region:           func(mg *v1alpha1.Subscription) *string { return mg.Spec.ForProvider.Region },
-		External: func(_ client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.Subscription] {
-			return &external{client: awsconfig.ClientFor(s, sns.NewFromConfig), session: s}
+		External: func(c setup.Connection) managed.TypedExternalClient[*v1alpha1.Subscription] {
+			return &external{client: awsconfig.ClientFor(c.Session, sns.NewFromConfig), session: c.Session}
 		},
 		Noun: "subscription",
 		ObserveCalls: func(*v1alpha1.Subscription) []budget.Operation {
@@ -110,14 +109,9 @@ type external struct {
 	session *awsconfig.Session
 
 	updates map[string]string
-	// found is the ARN of the subscription the last Observe found.
-	found string
-}
-
-// Found tells what the last Observe found, for ownership: SNS cannot tag a
-// subscription nor says when it was made, so only its ARN tells.
-func (e *external) LastObserved() ownership.Observed {
-	return ownership.Observed{ARN: e.found}
+	// What the last Observe found, for ownership: SNS cannot tag a
+	// subscription nor says when it was made, so only its ARN tells.
+	ownership.Observed
 }
 
 // Observe reads the subscription's attributes. Without an ARN it first looks
@@ -147,7 +141,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (mana
 			return managed.ExternalObservation{ResourceExists: false}, nil
 		}
 	}
-	e.found = arn
+	e.Observed = ownership.Observed{ARN: arn}
 	out, err := e.client.GetSubscriptionAttributes(ctx, &sns.GetSubscriptionAttributesInput{SubscriptionArn: aws.String(arn)})
 	if awserrors.IsNotFound(err) {
 		return managed.ExternalObservation{ResourceExists: false}, nil

@@ -30,6 +30,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -54,9 +55,6 @@ const (
 	errCreate     = "cannot create delivery stream"
 	errUpdate     = "cannot update the destination of delivery stream"
 	errDelete     = "cannot delete delivery stream"
-	errListTags   = "cannot list the tags of delivery stream"
-	errTag        = "cannot tag delivery stream"
-	errUntag      = "cannot untag delivery stream"
 	errEncryption = "cannot change the server-side encryption of delivery stream"
 
 	errOtherDestination = "delivery stream %q (the crossplane.io/external-name annotation) delivers to %s, not to an HTTP endpoint; a DeliveryStream manages only streams with an HTTP endpoint destination: set the annotation to such a stream, or remove it to create one"
@@ -94,8 +92,8 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		List:             &v1alpha1.DeliveryStreamList{},
 		SentAnnotations:  []string{AnnotationAccessKeyFingerprint, AnnotationAccessKeySecretVersion, AnnotationBufferingHintsSent},
 		Region:           func(mg *v1alpha1.DeliveryStream) *string { return mg.Spec.ForProvider.Region },
-		External: func(kube client.Client, s *awsconfig.Session) managed.TypedExternalClient[*v1alpha1.DeliveryStream] {
-			return &external{client: awsconfig.ClientFor(s, firehose.NewFromConfig), kube: kube, session: s, secrets: secretkey.NewReader(kube, shared.Fingerprints)}
+		External: func(c setup.Connection) managed.TypedExternalClient[*v1alpha1.DeliveryStream] {
+			return &external{client: awsconfig.ClientFor(c.Session, firehose.NewFromConfig), kube: c.Kube, session: c.Session, ownerTags: c.OwnerTags, secrets: secretkey.NewReader(c.Kube, shared.Fingerprints)}
 		},
 		Metadata: func(mg *v1alpha1.DeliveryStream) *common.ResourceMetadata {
 			return mg.Status.AtProvider.ACKResourceMetadata
@@ -119,11 +117,14 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 // external reconciles one DeliveryStream in one reconcile; what Observe
 // read, Update uses.
 type external struct {
-	client  fh.API
-	kube    client.Client
-	session *awsconfig.Session
-	secrets *secretkey.Reader
+	client    fh.API
+	kube      client.Client
+	session   *awsconfig.Session
+	secrets   *secretkey.Reader
+	ownerTags func(resource.Managed) map[string]string
 
+	// What the last Observe found, for ownership.
+	ownership.Observed
 	// What Observe found, for Update to act on without deciding again.
 	described          *types.DeliveryStreamDescription
 	destinationChanged bool
@@ -145,6 +146,8 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.DeliveryStream) (ma
 	}
 	d := out.DeliveryStreamDescription
 	e.described = d
+	tagService := fh.TagService(e.client, aws.ToString(d.DeliveryStreamName))
+	e.Observed = ownership.Observed{Created: aws.ToTime(d.CreateTimestamp), ARN: aws.ToString(d.DeliveryStreamARN), Tags: &tagService}
 	if fh.HTTPDestination(d) == nil && len(d.Destinations) > 0 {
 		// A stream of another destination type was never this object's: it is
 		// neither verified nor deleted with it.
@@ -201,7 +204,7 @@ func (e *external) diff(ctx context.Context, mg *v1alpha1.DeliveryStream, d *typ
 	// DescribeDeliveryStream does not return tags: they are listed only when
 	// there are tags to compare.
 	var err error
-	e.tags, err = tags.Observe(ctx, mg, tags.FromList(p.Tags), e.tagService(d.DeliveryStreamName))
+	e.tags, err = tags.Observe(ctx, mg, tags.FromList(p.Tags), *e.Tags)
 	if err != nil {
 		return nil, err
 	}
@@ -209,27 +212,6 @@ func (e *external) diff(ctx context.Context, mg *v1alpha1.DeliveryStream, d *typ
 		diffs = append(diffs, tags.Path)
 	}
 	return diffs, nil
-}
-
-// tagService is how Firehose lists, removes and sets a stream's tags.
-func (e *external) tagService(name *string) tags.Service {
-	return tags.Service{
-		List: func(ctx context.Context) (map[string]string, error) {
-			out, err := e.client.ListTagsForDeliveryStream(ctx, &firehose.ListTagsForDeliveryStreamInput{DeliveryStreamName: name})
-			if err != nil {
-				return nil, awserrors.Wrap(err, errListTags)
-			}
-			return fh.TagMap(out.Tags), nil
-		},
-		Remove: func(ctx context.Context, keys []string) error {
-			_, err := e.client.UntagDeliveryStream(ctx, fh.UntagInput(aws.ToString(name), keys))
-			return awserrors.Wrap(err, errUntag)
-		},
-		Set: func(ctx context.Context, set map[string]string) error {
-			_, err := e.client.TagDeliveryStream(ctx, fh.TagInput(aws.ToString(name), set))
-			return awserrors.Wrap(err, errTag)
-		},
-	}
 }
 
 // accessKeySent names the annotations that record the access key last sent.
@@ -262,15 +244,6 @@ func (e *external) setMetadata(mg *v1alpha1.DeliveryStream, d *types.DeliveryStr
 	mg.Status.AtProvider.ACKResourceMetadata = metadata.For(e.session, metadata.VerifiedARN(mg, previous, aws.ToString(d.DeliveryStreamARN), upToDate))
 }
 
-// Found tells what the last Observe found, for ownership.
-func (e *external) LastObserved() ownership.Observed {
-	if e.described == nil {
-		return ownership.Observed{}
-	}
-	s := e.tagService(e.described.DeliveryStreamName)
-	return ownership.Observed{Created: aws.ToTime(e.described.CreateTimestamp), ARN: aws.ToString(e.described.DeliveryStreamARN), Tags: &s}
-}
-
 // Create creates the stream with its destination, backup, encryption and
 // tags in one call.
 func (e *external) Create(ctx context.Context, mg *v1alpha1.DeliveryStream) (managed.ExternalCreation, error) {
@@ -285,7 +258,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.DeliveryStream) (man
 		accessKey = aws.String(string(key))
 		maps.Copy(sent, record)
 	}
-	owner := ownership.OwnerTags(v1alpha1.DeliveryStreamGroupVersionKind.GroupKind(), mg)
+	owner := e.ownerTags(mg)
 	if _, err := e.client.CreateDeliveryStream(ctx, fh.CreateInput(&mg.Spec.ForProvider, accessKey, owner)); err != nil {
 		return managed.ExternalCreation{}, awserrors.Wrap(err, errCreate)
 	}
@@ -329,7 +302,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.DeliveryStream) (man
 	case fh.EncryptionNone:
 	}
 
-	if err := e.tags.Apply(ctx, e.tagService(d.DeliveryStreamName)); err != nil {
+	if err := e.tags.Apply(ctx, *e.Tags); err != nil {
 		return managed.ExternalUpdate{}, err
 	}
 	if rec := tags.Record(mg, tags.FromList(p.Tags)); rec != nil {

@@ -19,6 +19,8 @@ package deliverystream
 import (
 	"context"
 	"errors"
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -123,7 +125,7 @@ func newExternal(t *testing.T, api *mockAPI, mg *v1alpha1.DeliveryStream) *exter
 	kube := fake.NewClientBuilder().WithScheme(s).WithObjects(mg,
 		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "k"}, Data: map[string][]byte{"accessKey": []byte(key)}}).Build()
 	api.t = t
-	return &external{client: api, kube: kube, secrets: secretkey.NewReader(kube, fingerprintKey),
+	return &external{ownerTags: ownerTags, client: api, kube: kube, secrets: secretkey.NewReader(kube, fingerprintKey),
 		session: &awsconfig.Session{AccountID: "000000000000", Partition: "aws", Region: "us-east-1"}}
 }
 
@@ -293,3 +295,8 @@ func TestDeleteSkipsAStreamBeingDeleted(t *testing.T) {
 
 // fingerprintKey is the provider's fingerprint key in these tests.
 var fingerprintKey = secretkey.NewKey([]byte("0123456789abcdef0123456789abcdef"))
+
+// ownerTags are the owner tags setup gives the kind's creates.
+func ownerTags(mg resource.Managed) map[string]string {
+	return ownership.OwnerTags(v1alpha1.DeliveryStreamGroupVersionKind.GroupKind(), mg)
+}
