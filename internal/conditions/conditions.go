@@ -93,7 +93,7 @@ func InProgress(mg resource.Managed) bool {
 	return false
 }
 
-// Settled reports whether a reconcile of mg can only be a periodic look: the
+// Settled reports whether a reconcile of mg can only be a periodic poll: the
 // resource is Ready and Synced at its current generation, and not being
 // deleted. Any other reconcile acts on a change, and goes first.
 func Settled(mg resource.Managed) bool {
@@ -109,17 +109,17 @@ func Settled(mg resource.Managed) bool {
 // checked again after as long as they have waited so far, from 1 s up to
 // soon, so that a resource AWS finishes in a second or two is seen Ready
 // then rather than soon after, and one that takes minutes costs no more
-// looks than a fixed soon would, plus a few; the others every pollInterval.
+// Observes than a fixed soon would, plus a few; the others every pollInterval.
 func PollInterval(soon time.Duration) func(resource.Managed, time.Duration) time.Duration {
 	return func(mg resource.Managed, pollInterval time.Duration) time.Duration {
 		if !InProgress(mg) || soon >= pollInterval {
 			return pollInterval
 		}
 		waited := time.Since(mg.GetCondition(xpv2.TypeReady).LastTransitionTime.Time)
-		return min(soon, max(FirstLook, waited))
+		return min(soon, max(FirstRecheck, waited))
 	}
 }
 
-// FirstLook is how soon a resource that began to wait on AWS is looked at
+// FirstRecheck is how soon a resource that began to wait on AWS is observed
 // again.
-const FirstLook = time.Second
+const FirstRecheck = time.Second

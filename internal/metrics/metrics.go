@@ -15,7 +15,7 @@ limitations under the License.
 */
 
 // Package metrics holds the provider's own Prometheus metrics: the AWS calls
-// it makes and how often it manages to look at each resource. They are served
+// it makes and how often it manages to observe each resource. They are served
 // with controller-runtime's and crossplane-runtime's on the metrics endpoint.
 package metrics
 
@@ -48,7 +48,7 @@ var (
 		Help: "AWS calls by service, operation and outcome (success, throttled, error); each retry attempt is a call.",
 	}, []string{"service", "operation", "outcome"})
 
-	// PollInterval is the time between two looks at the same resource: the
+	// PollInterval is the time between two observations of the same resource: the
 	// poll interval the provider achieves, which is longer than --poll when
 	// --max-reconcile-rate cannot keep up with the number of resources.
 	PollInterval = prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -89,7 +89,7 @@ var (
 	// operations' budgets allow them.
 	DeferredPolls = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "provider_aws_services_deferred_looks_total",
-		Help: "Periodic looks at a resource put off until the budgets of their AWS operations allow them, by kind.",
+		Help: "Periodic polls at a resource put off until the budgets of their AWS operations allow them, by kind.",
 	}, []string{"kind"})
 
 	// UndeclaredObserveCalls counts the AWS calls a kind's Observe made that

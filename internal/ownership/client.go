@@ -130,7 +130,7 @@ type Client[MR resource.Managed] struct {
 	// The session's account and region: a claim is for an identity there.
 	account, region string
 
-	// claimed is true once this reconcile's look claimed the identity.
+	// claimed is true once this reconcile's Observe claimed the identity.
 	claimed  bool
 	adopting *tags.Service
 }
@@ -144,7 +144,7 @@ func Wrap[MR resource.Managed](c managed.TypedExternalClient[MR], k *Kind[MR], a
 // Observe observes the resource and decides whether the object may manage
 // what exists; before a create, it claims the identity. One it may not
 // manage is reported and left alone: the object's status is as before the
-// look, and an object being deleted is let go without deleting it.
+// Observe, and an object being deleted is let go without deleting it.
 func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObservation, error) {
 	if !Writes(mg, c.kind.PoliciesHonoured) {
 		// Observe-only reads without owning, and claims nothing.
@@ -153,7 +153,7 @@ func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObserv
 	before := mg.DeepCopyObject().(MR) //nolint:forcetypeassert // a copy of its own type
 	o, err := c.TypedExternalClient.Observe(withClaim(ctx, c, mg), mg)
 	if err != nil && !SaysItOwns(before, c.kind.Metadata(before)) {
-		// A look that failed half-way (a throttled tag read, say) at a
+		// An Observe that failed half-way (a throttled tag read, say) at a
 		// resource the object has no record of keeps nothing: not a Ready
 		// condition set before the failure.
 		restore(mg, before)
@@ -187,7 +187,7 @@ func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObserv
 	}
 }
 
-// beforeCreate claims the identity for the create that follows a look that
+// beforeCreate claims the identity for the create that follows an Observe that
 // found nothing, unless another object goes first.
 func (c *Client[MR]) beforeCreate(ctx context.Context, mg, before MR, o managed.ExternalObservation) (managed.ExternalObservation, error) {
 	if meta.WasDeleted(mg) || !Creates(mg, c.kind.PoliciesHonoured) {
@@ -214,7 +214,7 @@ func (c *Client[MR]) beforeCreate(ctx context.Context, mg, before MR, o managed.
 	if first != nil {
 		return managed.ExternalObservation{}, c.refuse(mg, before, Decision{Verdict: NotOwned, AskedFirst: first})
 	}
-	// The first look that finds nothing claims the identity for the
+	// The first Observe that finds nothing claims the identity for the
 	// create that follows; of two objects asking at once, the API server
 	// picks one, and the other is refused now.
 	held, err := c.claim(ctx, mg, ToCreate)
@@ -262,7 +262,7 @@ func (c *Client[MR]) act(ctx context.Context, mg MR, d Decision, o *managed.Exte
 // and the claim is let go.
 func (c *Client[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreation, error) {
 	if !c.claimed {
-		// Its look could not claim (the identity was not known yet).
+		// Its Observe could not claim (the identity was not known yet).
 		held, err := c.claim(ctx, mg, ToCreate)
 		if err != nil {
 			return managed.ExternalCreation{}, err
@@ -301,7 +301,7 @@ func (c *Client[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreatio
 	}
 	if d.Verdict == Owned {
 		// An earlier create of this object made it, and its answer was
-		// lost: the object shows what the look found, as a look would.
+		// lost: the object shows what the Observe found, as an Observe would.
 		restore(mg, probe)
 		return managed.ExternalCreation{ConnectionDetails: o.ConnectionDetails}, nil
 	}
@@ -324,7 +324,7 @@ func (c *Client[MR]) Update(ctx context.Context, mg MR) (managed.ExternalUpdate,
 	return c.TypedExternalClient.Update(ctx, mg)
 }
 
-// refuse restores mg to what it was before the look and says why it may not
+// refuse restores mg to what it was before the Observe and says why it may not
 // manage the resource.
 func (c *Client[MR]) refuse(mg, before MR, d Decision) error {
 	restore(mg, before)

@@ -217,7 +217,7 @@ func TestClientObserve(t *testing.T) {
 		want want
 	}{
 		"NothingYetClaimsForTheCreate": {
-			reason: "The first look that finds nothing claims the identity for the create that follows.",
+			reason: "The first Observe that finds nothing claims the identity for the create that follows.",
 			self:   named("team-b", "orders"), aws: &awsStream{},
 			want: want{holder: "uid-team-b-orders", calls: []string{"Observe"}},
 		},
@@ -347,7 +347,7 @@ func TestClientObserve(t *testing.T) {
 				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
 			}
 			if got.notOwned && mg.Status.AtProvider.ACKResourceMetadata != nil {
-				t.Errorf("a refused object keeps what the look read: %+v", mg.Status.AtProvider.ACKResourceMetadata)
+				t.Errorf("a refused object keeps what the Observe read: %+v", mg.Status.AtProvider.ACKResourceMetadata)
 			}
 		})
 	}

@@ -273,7 +273,7 @@ type Facts struct {
 	// then do its own records carry it over.
 	MadeBefore bool
 	// CreateSucceeded is when the object recorded its create; Created is
-	// when AWS made what the look found (zero when AWS does not say): a
+	// when AWS made what the Observe found (zero when AWS does not say): a
 	// resource made well after the record was made again by someone else.
 	CreateSucceeded, Created time.Time
 	// CreateAttempted is true when the object recorded that it was about
@@ -316,7 +316,7 @@ func Decide(f Facts, evidence func() (MakerEvidence, error)) (Decision, error) {
 }
 
 // ownedByClaim reports whether the claim the object holds says, with no
-// look at AWS, that the resource is its own: it adopted it or carried it
+// Observe of AWS, that the resource is its own: it adopted it or carried it
 // over, or it recorded its create and AWS did not make the resource since.
 func (f Facts) ownedByClaim() bool {
 	switch f.Claim.Purpose {

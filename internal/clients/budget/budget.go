@@ -18,8 +18,8 @@ limitations under the License.
 // per-operation rate quotas. Each account, region and operation has a token
 // bucket; every SDK call takes a token before it is sent, and calls that
 // change something, or that a resource waiting on a change makes, go before
-// the periodic looks. Periodic looks do not queue: Schedule gives each one a
-// slot at the operation's rate, and the caller requeues the look for then, so
+// the periodic polls. Periodic polls do not queue: Schedule gives each one a
+// slot at the operation's rate, and the caller requeues the poll for then, so
 // that an operation whose budget is spent stretches the polls of the kinds
 // that use it and no other.
 package budget
@@ -87,12 +87,12 @@ func (b *Budgets) bucket(account, region string, op Operation) *bucket {
 	return bk
 }
 
-// urgentKey marks a context whose calls go before periodic looks.
+// urgentKey marks a context whose calls go before periodic polls.
 type urgentKey struct{}
 
 // Urgent marks ctx as the context of a reconcile that acts on a change (a
 // new, changed, failing or deleted resource): its reads go before periodic
-// looks, as writes always do.
+// polls, as writes always do.
 func Urgent(ctx context.Context) context.Context {
 	return context.WithValue(ctx, urgentKey{}, true)
 }
@@ -121,8 +121,8 @@ func (b *Budgets) Wait(ctx context.Context, account, region string, op Operation
 }
 
 // Schedule reserves the next free slot of each of ops, the calls of one
-// periodic look, and returns how long until the last of them comes: zero if
-// the look can be made now.
+// periodic poll, and returns how long until the last of them comes: zero if
+// the poll can be made now.
 func (b *Budgets) Schedule(account, region string, ops []Operation) time.Duration {
 	now := b.clock.Now()
 	var wait time.Duration
@@ -155,9 +155,9 @@ type bucket struct {
 	tokens        float64
 	at            time.Time
 	urgentWaiting int
-	// lookAt is the next free slot for a periodic look: looks are spread
+	// pollAt is the next free slot for a periodic poll: polls are spread
 	// at the bucket's rate, and every urgent call moves them on by one.
-	lookAt time.Time
+	pollAt time.Time
 }
 
 // interval is the time one call uses of the rate.
@@ -184,7 +184,7 @@ func (bk *bucket) take(now time.Time, urgent bool) time.Duration {
 	if bk.tokens >= 1 {
 		bk.tokens--
 		if urgent {
-			bk.lookAt = later(bk.lookAt, now).Add(bk.interval())
+			bk.pollAt = later(bk.pollAt, now).Add(bk.interval())
 		}
 		return 0
 	}
@@ -217,12 +217,12 @@ func (bk *bucket) wait(ctx context.Context, c clock.Clock, urgent bool) error {
 	}
 }
 
-// reserve takes the next free look slot and returns how long until it.
+// reserve takes the next free poll slot and returns how long until it.
 func (bk *bucket) reserve(now time.Time) time.Duration {
 	bk.mu.Lock()
 	defer bk.mu.Unlock()
-	slot := later(bk.lookAt, now)
-	bk.lookAt = slot.Add(bk.interval())
+	slot := later(bk.pollAt, now)
+	bk.pollAt = slot.Add(bk.interval())
 	return slot.Sub(now)
 }
 

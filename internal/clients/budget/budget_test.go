@@ -122,9 +122,9 @@ func TestWrite(t *testing.T) {
 	}
 }
 
-// TestScheduleSpreadsLooks: looks take slots at the budget's rate, per
+// TestScheduleSpreadsPolls: polls take slots at the budget's rate, per
 // account, region and operation.
-func TestScheduleSpreadsLooks(t *testing.T) {
+func TestScheduleSpreadsPolls(t *testing.T) {
 	c := clocktesting.NewFakeClock(time.Unix(0, 0))
 	b := New(Quotas{}, WithClock(c))
 	var got []time.Duration
@@ -145,7 +145,7 @@ func TestScheduleSpreadsLooks(t *testing.T) {
 	if d := b.Schedule("111", "us-east-1", []Operation{{"SNS", "GetSubscriptionAttributes"}}); d != 0 {
 		t.Errorf("Schedule of another operation: got %v, want 0", d)
 	}
-	// A look of two operations waits for the later of its two slots.
+	// A poll of two operations waits for the later of its two slots.
 	if d := b.Schedule("111", "us-east-1", []Operation{{"Firehose", "ListTagsForDeliveryStream"}, describe}); d != 1500*time.Millisecond {
 		t.Errorf("Schedule of two operations: got %v, want 1.5s", d)
 	}
@@ -211,7 +211,7 @@ func TestWritesGoFirst(t *testing.T) {
 		defer wg.Done()
 		_ = b.Wait(ctx, "111", "us-east-1", describe)
 		mu.Lock()
-		order = append(order, "look")
+		order = append(order, "poll")
 		mu.Unlock()
 	}()
 	for c.Waiters() < 2 {
@@ -222,14 +222,14 @@ func TestWritesGoFirst(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	wg.Wait()
-	if diff := cmp.Diff([]string{"urgent", "look"}, order); diff != "" {
+	if diff := cmp.Diff([]string{"urgent", "poll"}, order); diff != "" {
 		t.Errorf("order of calls: -want, +got:\n%s", diff)
 	}
 }
 
-// TestUrgentCallsPushLooksOn: each urgent call moves the next look slot on
-// by one call's time, so looks make room for it.
-func TestUrgentCallsPushLooksOn(t *testing.T) {
+// TestUrgentCallsPushPollsOn: each urgent call moves the next poll slot on
+// by one call's time, so polls make room for it.
+func TestUrgentCallsPushPollsOn(t *testing.T) {
 	c := clocktesting.NewFakeClock(time.Unix(0, 0))
 	b := New(Quotas{}, WithClock(c))
 	for range 2 {

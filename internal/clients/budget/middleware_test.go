@@ -51,17 +51,17 @@ func TestMiddleware(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Two urgent calls moved the next look of that bucket on by two calls'
+	// Two urgent calls moved the next poll slot of that bucket on by two calls'
 	// time (0.5 s each at 2 per second); other regions and accounts are
 	// untouched.
 	if d := b.Schedule("111122223333", "eu-west-1", []Operation{describe}); d != time.Second {
-		t.Errorf("next look after two calls: %v, want 1s", d)
+		t.Errorf("next poll slot after two calls: %v, want 1s", d)
 	}
 	if d := b.Schedule("111122223333", "us-east-1", []Operation{describe}); d != 0 {
-		t.Errorf("next look in another region: %v, want 0", d)
+		t.Errorf("next poll slot in another region: %v, want 0", d)
 	}
 	if d := b.Schedule("444455556666", "eu-west-1", []Operation{describe}); d != 0 {
-		t.Errorf("next look in another account: %v, want 0", d)
+		t.Errorf("next poll slot in another account: %v, want 0", d)
 	}
 	// The bucket is empty: a third call waits for a token.
 	done := make(chan error, 1)

@@ -131,9 +131,9 @@ func ParseOverrides(values []string) (map[string]float64, error) {
 	return out, nil
 }
 
-// Look returns the operations of a look at a resource of service: reads,
+// ObserveCalls returns the operations an Observe of a resource of service calls: reads,
 // and listTags too when listed.
-func Look(service, read, listTags string, listed bool) []Operation {
+func ObserveCalls(service, read, listTags string, listed bool) []Operation {
 	ops := []Operation{{Service: service, Name: read}}
 	if listed {
 		ops = append(ops, Operation{Service: service, Name: listTags})

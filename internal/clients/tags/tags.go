@@ -170,7 +170,7 @@ func Observe(ctx context.Context, obj metav1.Object, desired map[string]string, 
 	return Plan{set: set, remove: remove}, nil
 }
 
-// Listed reports whether a look at obj lists its tags: only when the spec
+// Listed reports whether an Observe of obj lists its tags: only when the spec
 // asks for some or the provider set some before.
 func Listed(obj metav1.Object, desired map[string]string) bool {
 	return len(desired) > 0 || len(ManagedKeys(obj)) > 0

@@ -58,7 +58,7 @@ const (
 	CreationGracePeriod = 15 * time.Second
 )
 
-// Polling is how a resource's next look is timed beyond --poll.
+// Polling is how a resource's next poll is timed beyond --poll.
 type Polling struct {
 	// MinInterval is the floor of a resource's own poll interval, set with
 	// crossplane-runtime's crossplane.io/poll-interval annotation.
@@ -73,7 +73,7 @@ type Polling struct {
 var DefaultPolling = Polling{MinInterval: 30 * time.Second, Jitter: 0.1}
 
 // Hook returns the poll interval hook: a resource that waits on AWS is
-// looked at again soon; the others after their poll interval (--poll, or
+// observed again soon; the others after their poll interval (--poll, or
 // their annotation's, floored), jittered.
 func (p Polling) Hook(soon time.Duration) func(resource.Managed, time.Duration) time.Duration {
 	waiting := conditions.PollInterval(soon)

@@ -14,9 +14,9 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package readyatcreate spares the look after a create for the kinds whose
+// Package readyatcreate spares the Observe after a create for the kinds whose
 // create AWS answers with a resource that is usable at once: the answer is
-// kept, and the look after the create takes the resource's status from it
+// kept, and the Observe after the create takes the resource's status from it
 // instead of asking AWS again.
 package readyatcreate
 
@@ -31,7 +31,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/controller/memory"
 )
 
-// Answers are what the creates of a kind answered, until the look after
+// Answers are what the creates of a kind answered, until the Observe after
 // each. crossplane-runtime marks every create Creating and reverts the
 // status a create sets, so the answer is kept here.
 type Answers struct {

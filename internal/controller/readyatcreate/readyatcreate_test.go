@@ -54,29 +54,29 @@ func TestAnswers(t *testing.T) {
 		want   bool
 	}{
 		"LookAfterTheCreate": {
-			reason: "The look after the create takes the status the create's answer showed.",
+			reason: "The Observe after the create takes the status the create's answer showed.",
 			then:   next(nil),
 			want:   true,
 		},
 		"SpecChangedSince": {
-			reason: "A spec changed since the create is looked at in AWS.",
+			reason: "A spec changed since the create is observed in AWS.",
 			then:   next(func(mg *v1alpha1.EndpointConfig) { mg.Generation = 2 }),
 		},
 		"CreateNotRecorded": {
-			reason: "A create crossplane-runtime did not record is looked at in AWS.",
+			reason: "A create crossplane-runtime did not record is observed in AWS.",
 			then: next(func(mg *v1alpha1.EndpointConfig) {
 				meta.RemoveAnnotations(mg, meta.AnnotationKeyExternalCreateSucceeded)
 			}),
 		},
 		"Deleted": {
-			reason: "A resource being deleted is looked at in AWS.",
+			reason: "A resource being deleted is observed in AWS.",
 			then: next(func(mg *v1alpha1.EndpointConfig) {
 				now := metav1.Now()
 				mg.SetDeletionTimestamp(&now)
 			}),
 		},
 		"AnotherObject": {
-			reason: "Another object is looked at in AWS.",
+			reason: "Another object is observed in AWS.",
 			then:   next(func(mg *v1alpha1.EndpointConfig) { mg.UID = "u2" }),
 		},
 	}

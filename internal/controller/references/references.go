@@ -59,17 +59,17 @@ type resolvable interface {
 //     is requeued with backoff, without a status write or an event, for its
 //     first referenceWait. After that the wait is reported as usual.
 //   - What the references resolved to is written with the reconcile's next
-//     write of the object rather than at once: when the look that follows
+//     write of the object rather than at once: when the Observe that follows
 //     finds nothing in AWS, the create-pending update, which carries the whole
 //     object, writes it. Otherwise (WriteResolved) a patch writes it right
-//     after the look, on condition that the object is still the one the
+//     after the Observe, on condition that the object is still the one the
 //     reconcile read.
 type Resolver struct {
 	kube  client.Client
 	clock clock.PassiveClock
 	// unwritten holds, per object, what its references resolved to, until
-	// its look says who writes it. An object whose reconcile ended before
-	// its look (it cannot connect to AWS) resolves them again at its next.
+	// its Observe says who writes it. An object whose reconcile ended before
+	// its Observe (it cannot connect to AWS) resolves them again at its next.
 	unwritten *memory.Store[types.UID, resolved]
 }
 

@@ -65,14 +65,14 @@ func TestReferences(t *testing.T) {
 		waiting  bool    // reported as a reference that waits
 		err      string  // the field the error names
 		roleARN  *string // in memory after resolving
-		stored   *string // the role ARN the API server holds after the look
+		stored   *string // the role ARN the API server holds after the Observe
 		current  bool    // the object's resourceVersion and generation are the API server's
 	}
 	cases := map[string]struct {
 		reason   string
 		mg       *v1alpha1.Endpoint
-		creates  bool                     // the look found nothing to observe, a create follows
-		meantime func(*v1alpha1.Endpoint) // a write by someone else during the look
+		creates  bool                     // the Observe found nothing, a create follows
+		meantime func(*v1alpha1.Endpoint) // a write by someone else during the Observe
 		want     want
 	}{
 		"NewObjectWaitsQuietly": {
@@ -97,7 +97,7 @@ func TestReferences(t *testing.T) {
 			want:    want{roleARN: aws.String(roleARN), current: true},
 		},
 		"WrittenAfterTheLook": {
-			reason: "When no create follows, a patch writes the resolved ARN after the look, and the object takes its resourceVersion and generation.",
+			reason: "When no create follows, a patch writes the resolved ARN after the Observe, and the object takes its resourceVersion and generation.",
 			mg:     endpoint("ready", time.Hour),
 			want:   want{roleARN: aws.String(roleARN), stored: aws.String(roleARN), current: true},
 		},
@@ -151,7 +151,7 @@ func TestReferences(t *testing.T) {
 				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
 			}
 			if r.ResolvedAnew(tc.mg.UID) {
-				t.Errorf("%s\nthe resolved values are still kept after the look", tc.reason)
+				t.Errorf("%s\nthe resolved values are still kept after the Observe", tc.reason)
 			}
 		})
 	}

@@ -88,7 +88,7 @@ type Kind[MR resource.ModernManaged] struct {
 	ObserveCalls func(MR) []budget.Operation
 	// ReadyAtCreate says that AWS's answer to a create shows the resource
 	// usable, and that Create sets from it all of status.atProvider that
-	// Observe would: the object is then Ready at the look after the
+	// Observe would: the object is then Ready at the Observe after the
 	// create without a call to AWS.
 	ReadyAtCreate bool
 }

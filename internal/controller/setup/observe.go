@@ -35,9 +35,9 @@ import (
 )
 
 // observeStep is the outermost external client. For the kinds Ready at
-// create it takes the look after a create from the create's answer; it
-// records every look, for the finalizer, the poll metrics and the gate; and
-// it writes what the references resolved to once the look says whether a
+// create it takes the Observe after a create from the create's answer; it
+// records every Observe, for the finalizer, the poll metrics and the gate; and
+// it writes what the references resolved to once the Observe says whether a
 // create follows.
 type observeStep[MR resource.Managed] struct {
 	managed.TypedExternalClient[MR]
@@ -59,7 +59,7 @@ func (o *observeStep[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCr
 }
 
 func (o *observeStep[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObservation, error) {
-	// The create's answer stands for a look only if the references still
+	// The create's answer stands for an Observe only if the references still
 	// resolve to what the create sent.
 	if o.answers != nil && !o.references.ResolvedAnew(mg.GetUID()) {
 		if details, ok := o.answers.Restore(mg); ok {
@@ -86,7 +86,7 @@ func (o *observeStep[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalO
 
 // declaredObserve is the innermost external client: the kind's own, whose
 // Observe calls are counted against what the kind declares (ObserveCalls).
-// Ownership's own looks, made outside it, are not the kind's polls.
+// Ownership's own calls, made outside it, are not the kind's polls.
 type declaredObserve[MR resource.Managed] struct {
 	managed.TypedExternalClient[MR]
 	calls func(MR) []budget.Operation

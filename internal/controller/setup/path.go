@@ -67,8 +67,8 @@ import (
 //
 // The external clients, outermost first:
 //
-//   - observeStep: the answer a create gave, instead of a look, for the kinds
-//     Ready at create; what the look found is recorded for the finalizer and
+//   - observeStep: the answer a create gave, instead of an Observe, for the kinds
+//     Ready at create; what the Observe found is recorded for the finalizer and
 //     the poll metrics, and what the references resolved to is written.
 //   - ownership.Client: the object touches only what it owns; before a create
 //     it claims the identity.
@@ -160,7 +160,7 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, shar
 	return managedoptions.Register(mgr, name, o, k.Object, r, sent, k.Watches...)
 }
 
-// polling is how the next look at a resource is timed.
+// polling is how the next poll of a resource is timed.
 func (s Shared) polling() managedoptions.Polling {
 	if s.Polling != nil {
 		return *s.Polling

@@ -88,7 +88,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Noun:          "API-key credential provider",
 		ReadyAtCreate: true,
 		ObserveCalls: func(mg *v1alpha1.APIKeyCredentialProvider) []budget.Operation {
-			return budget.Look(bedrockagentcorecontrol.ServiceID, "GetApiKeyCredentialProvider", "ListTagsForResource", tags.Listed(mg, mg.Spec.ForProvider.Tags))
+			return budget.ObserveCalls(bedrockagentcorecontrol.ServiceID, "GetApiKeyCredentialProvider", "ListTagsForResource", tags.Listed(mg, mg.Spec.ForProvider.Tags))
 		},
 		AlreadyExists: []string{"ConflictException: already exists"},
 		Watches: []managedoptions.Watch{managedoptions.WatchSecrets(mgr.GetClient(), o.Logger, &v1alpha1.APIKeyCredentialProviderList{},
@@ -176,7 +176,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 	if out.ApiKeySecretArn != nil {
 		cd[ac.ConnectionSecretARN] = []byte(aws.ToString(out.ApiKeySecretArn.SecretArn))
 	}
-	// What the look after the create shows: the credential provider is
+	// What the Observe after the create shows: the credential provider is
 	// usable as soon as it exists.
 	mg.Status.AtProvider = ac.Observation(out.ApiKeySecretArn)
 	mg.Status.AtProvider.ACKResourceMetadata = metadata.WithPartition(e.session, aws.ToString(out.CredentialProviderArn))

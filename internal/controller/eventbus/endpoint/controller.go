@@ -75,7 +75,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Name:      func(mg *v1alpha1.Endpoint) string { return mg.Spec.ForProvider.Name },
 		Noun:      "global endpoint",
 		ObserveCalls: func(*v1alpha1.Endpoint) []budget.Operation {
-			return budget.Look(eventbridge.ServiceID, "DescribeEndpoint", "", false)
+			return budget.ObserveCalls(eventbridge.ServiceID, "DescribeEndpoint", "", false)
 		},
 	})
 }

@@ -71,7 +71,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Noun:          "endpoint configuration",
 		ReadyAtCreate: true,
 		ObserveCalls: func(mg *v1alpha1.EndpointConfig) []budget.Operation {
-			return budget.Look(sagemaker.ServiceID, "DescribeEndpointConfig", "ListTags", tags.Listed(mg, tags.FromList(mg.Spec.ForProvider.Tags)))
+			return budget.ObserveCalls(sagemaker.ServiceID, "DescribeEndpointConfig", "ListTags", tags.Listed(mg, tags.FromList(mg.Spec.ForProvider.Tags)))
 		},
 		AlreadyExists: []string{"ValidationException: Cannot create already existing"},
 	})
@@ -129,7 +129,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.EndpointConfig) (man
 	if err != nil {
 		return managed.ExternalCreation{}, awserrors.Wrap(err, errCreate)
 	}
-	// What the look after the create shows: the configuration is usable
+	// What the Observe after the create shows: the configuration is usable
 	// as soon as it exists, and its ARN is all Observe reports.
 	mg.Status.AtProvider.ACKResourceMetadata = metadata.For(e.session, aws.ToString(out.EndpointConfigArn))
 	persist.AtCreate(mg, tags.Record(mg, tags.FromList(mg.Spec.ForProvider.Tags)))

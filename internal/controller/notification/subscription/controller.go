@@ -72,7 +72,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		},
 		Noun: "subscription",
 		ObserveCalls: func(*v1alpha1.Subscription) []budget.Operation {
-			return budget.Look(sns.ServiceID, "GetSubscriptionAttributes", "", false)
+			return budget.ObserveCalls(sns.ServiceID, "GetSubscriptionAttributes", "", false)
 		},
 		Identity:      Identity,
 		Where:         topicPlace,

@@ -102,7 +102,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Name:      func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
 		Noun:      "delivery stream",
 		ObserveCalls: func(mg *v1alpha1.DeliveryStream) []budget.Operation {
-			return budget.Look(firehose.ServiceID, "DescribeDeliveryStream", "ListTagsForDeliveryStream", tags.Listed(mg, tags.FromList(mg.Spec.ForProvider.Tags)))
+			return budget.ObserveCalls(firehose.ServiceID, "DescribeDeliveryStream", "ListTagsForDeliveryStream", tags.Listed(mg, tags.FromList(mg.Spec.ForProvider.Tags)))
 		},
 		AlreadyExists: []string{"ResourceInUseException: already exists"},
 		Watches: []managedoptions.Watch{managedoptions.WatchSecrets(mgr.GetClient(), o.Logger, &v1alpha1.DeliveryStreamList{}, func(mg *v1alpha1.DeliveryStream) []string {
