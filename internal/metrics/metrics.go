@@ -88,7 +88,7 @@ var (
 	// DeferredPolls counts the periodic polls put off until their
 	// operations' budgets allow them.
 	DeferredPolls = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "provider_aws_services_deferred_looks_total",
+		Name: "provider_aws_services_deferred_polls_total",
 		Help: "Periodic polls at a resource put off until the budgets of their AWS operations allow them, by kind.",
 	}, []string{"kind"})
 

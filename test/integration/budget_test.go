@@ -71,7 +71,7 @@ func TestSpentBudgetStretchesItsOwnKind(t *testing.T) {
 		t.Errorf("subscription: %d looks in 10 s while the streams' budget was spent, want at least 6 (poll 1 s): one kind's spent budget slowed another", subDuring)
 	}
 	if n := testutil.ToFloat64(metrics.DeferredPolls.WithLabelValues("DeliveryStream")) - deferred; n < 1 {
-		t.Errorf("provider_aws_services_deferred_looks_total{kind=DeliveryStream} rose by %v, want at least 1", n)
+		t.Errorf("provider_aws_services_deferred_polls_total{kind=DeliveryStream} rose by %v, want at least 1", n)
 	}
 	eventually(t, 15*time.Second, "the stream looked at again once its slot came", func() error {
 		if n := streamLooks() - streamBefore; n == 0 {

@@ -403,7 +403,7 @@ func run(b *testing.B) *figures {
 	if after, err := p.scrape(); err == nil {
 		f.steadyRan = metricSum(after, "provider_aws_services_reconciles_total{") - steadyBase
 		f.achievedPoll = achievedPoll(steadyStart, after)
-		f.deferredSteady = metricSum(after, "provider_aws_services_deferred_looks_total{") - metricSum(steadyStart, "provider_aws_services_deferred_looks_total{")
+		f.deferredSteady = metricSum(after, "provider_aws_services_deferred_polls_total{") - metricSum(steadyStart, "provider_aws_services_deferred_polls_total{")
 	}
 	f.steadyWriteOps = map[string]int{}
 	for op, n := range calls {
