@@ -108,12 +108,10 @@ func TagService(api API, arn string) tags.Service {
 			return out.Tags, nil
 		},
 		Remove: func(ctx context.Context, keys []string) error {
-			_, err := api.UntagResource(ctx, UntagInput(arn, keys))
-			return err
+			return tags.Err(api.UntagResource(ctx, UntagInput(arn, keys)))
 		},
 		Set: func(ctx context.Context, set map[string]string) error {
-			_, err := api.TagResource(ctx, TagInput(arn, set))
-			return err
+			return tags.Err(api.TagResource(ctx, TagInput(arn, set)))
 		},
 	}
 }

@@ -540,12 +540,10 @@ func TagService(api API, name string) tags.Service {
 			return TagMap(out.Tags), nil
 		},
 		Remove: func(ctx context.Context, keys []string) error {
-			_, err := api.UntagDeliveryStream(ctx, UntagInput(name, keys))
-			return err
+			return tags.Err(api.UntagDeliveryStream(ctx, UntagInput(name, keys)))
 		},
 		Set: func(ctx context.Context, set map[string]string) error {
-			_, err := api.TagDeliveryStream(ctx, TagInput(name, set))
-			return err
+			return tags.Err(api.TagDeliveryStream(ctx, TagInput(name, set)))
 		},
 	}
 }

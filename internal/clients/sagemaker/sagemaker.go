@@ -282,12 +282,10 @@ func TagService(api API, arn string) tags.Service {
 			return TagMap(out.Tags), nil
 		},
 		Remove: func(ctx context.Context, keys []string) error {
-			_, err := api.DeleteTags(ctx, UntagInput(arn, keys))
-			return err
+			return tags.Err(api.DeleteTags(ctx, UntagInput(arn, keys)))
 		},
 		Set: func(ctx context.Context, set map[string]string) error {
-			_, err := api.AddTags(ctx, TagInput(arn, set))
-			return err
+			return tags.Err(api.AddTags(ctx, TagInput(arn, set)))
 		},
 	}
 }

@@ -148,6 +148,10 @@ type Service struct {
 	Set    func(ctx context.Context, tags map[string]string) error
 }
 
+// Err is the error of an AWS call whose output a Service does not need: the
+// calls that remove and set tags answer nothing else.
+func Err[O any](_ O, err error) error { return err }
+
 // A Plan is what makes a resource's tags on AWS match the spec.
 type Plan struct {
 	set    map[string]string
