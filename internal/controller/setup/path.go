@@ -28,6 +28,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/statemetrics"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
@@ -79,85 +80,145 @@ import (
 // (finalizer.ToCreate, readyatcreate.Answers, references.Resolver,
 // pace.Deferred), all pruned by the same rule.
 func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, shared Shared, k Kind[MR]) error {
-	name := managed.ControllerName(k.GroupVersionKind.GroupKind().String())
-	kube := kubeclient.New(mgr)
-	policiesHonoured := o.Features.Enabled(feature.EnableBetaManagementPolicies)
-	owners := k.ownership(mgr, o, shared.Namespace)
-	if err := mgr.GetFieldIndexer().IndexField(context.Background(), k.Object, ownership.IndexField, owners.Index); err != nil {
+	p, err := newPath(mgr, o, shared, k)
+	if err != nil {
 		return err
 	}
+	if err := p.stateMetrics(); err != nil {
+		return err
+	}
+	return p.watch( // 1
+		p.gate( // 2
+			p.rateLimited( // 3
+				p.managedReconciler()))) // 4
+}
 
-	// 4b. References.
-	resolver := references.New(kube)
-	// 4c, 4d, 4f. The external clients, innermost last.
-	toCreate := finalizer.NewToCreate()
-	var deferred *pace.Deferred
-	if shared.Budgets != nil && k.ObserveCalls != nil {
-		deferred = pace.NewDeferred(clock.RealClock{})
+// path holds what the steps of one kind's path share.
+type path[MR resource.ModernManaged] struct {
+	mgr              ctrl.Manager
+	o                controller.Options
+	shared           Shared
+	kind             Kind[MR]
+	name             string
+	kube             client.Client
+	policiesHonoured bool
+	owners           *ownership.Kind[MR]
+
+	// What a reconcile keeps for a later one.
+	resolver *references.Resolver
+	toCreate *finalizer.ToCreate
+	answers  *readyatcreate.Answers // nil unless the kind is Ready at create
+	deferred *pace.Deferred         // nil unless the kind's polls are paced
+
+	observations *metrics.Observations
+}
+
+func newPath[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, shared Shared, k Kind[MR]) (*path[MR], error) {
+	p := &path[MR]{
+		mgr: mgr, o: o, shared: shared, kind: k,
+		name:             managed.ControllerName(k.GroupVersionKind.GroupKind().String()),
+		kube:             kubeclient.New(mgr),
+		policiesHonoured: o.Features.Enabled(feature.EnableBetaManagementPolicies),
+		owners:           k.ownership(mgr, o, shared.Namespace),
+		toCreate:         finalizer.NewToCreate(),
+		observations:     metrics.NewObservations(k.GroupVersionKind.Kind),
 	}
-	var answers *readyatcreate.Answers
+	p.resolver = references.New(p.kube)
 	if k.ReadyAtCreate {
-		answers = readyatcreate.New()
+		p.answers = readyatcreate.New()
 	}
-	observations := metrics.NewObservations(k.GroupVersionKind.Kind)
-	connector := connect.New(kube, shared.Sessions, k.Region, func(_ MR, s *awsconfig.Session) managed.TypedExternalClient[MR] {
-		var own = k.External(Connection{Kube: kube, Session: s, OwnerTags: func(mg resource.Managed) map[string]string {
-			return ownership.OwnerTags(k.GroupVersionKind.GroupKind(), mg)
-		}})
-		if k.ObserveCalls != nil {
-			own = declaredObserve[MR]{TypedExternalClient: own, calls: k.ObserveCalls}
-		}
-		return &observeStep[MR]{
-			TypedExternalClient: ownership.Wrap(own, owners, s.AccountID, s.Region),
-			observations:        observations, toCreate: toCreate, answers: answers, deferred: deferred,
-			references: resolver, policiesHonoured: policiesHonoured,
-		}
+	if shared.Budgets != nil && k.ObserveCalls != nil {
+		p.deferred = pace.NewDeferred(clock.RealClock{})
+	}
+	// Who asks first for an identity is read from the cache by this index.
+	err := mgr.GetFieldIndexer().IndexField(context.Background(), k.Object, ownership.IndexField, p.owners.Index)
+	return p, err
+}
+
+// 1. The watch passes a change of the desired state only. Every kind may
+// record the tag keys it manages; that record is no change either.
+func (p *path[MR]) watch(r reconcile.Reconciler) error {
+	sent := append([]string{tags.AnnotationManagedKeys}, p.kind.SentAnnotations...)
+	return managedoptions.Register(p.mgr, p.name, p.o, p.kind.Object, r, sent, p.kind.Watches...)
+}
+
+// 2. The gate paces the periodic polls, when there are budgets to pace them.
+func (p *path[MR]) gate(r reconcile.Reconciler) reconcile.Reconciler {
+	if p.deferred == nil {
+		return r
+	}
+	return pace.NewGate(r, pace.GateOptions[MR]{
+		Kind: p.kind.GroupVersionKind.Kind, Object: p.kind.Object, Kube: p.kube,
+		Where: func(ctx context.Context, mg MR) (string, string, error) {
+			s, err := p.shared.Sessions.Session(ctx, mg, p.kind.Region(mg))
+			if err != nil {
+				return "", "", err
+			}
+			return s.AccountID, s.Region, nil
+		},
+		ObserveCalls: p.kind.ObserveCalls, Budgets: p.shared.Budgets, Log: p.o.Logger.WithValues("controller", p.name), Deferred: p.deferred,
 	})
-	// 4a. The initializer.
+}
+
+// 3. --max-reconcile-rate, the count of reconciles run, and a conflict
+// requeued without an error.
+func (p *path[MR]) rateLimited(r reconcile.Reconciler) reconcile.Reconciler {
+	return ratelimiter.NewReconciler(p.name, metrics.CountReconciles(p.name, xperrors.WithSilentRequeueOnConflict(r)), p.o.GlobalRateLimiter)
+}
+
+// 4. crossplane-runtime's managed reconciler, with the provider's steps.
+func (p *path[MR]) managedReconciler() reconcile.Reconciler {
 	initializers := []managed.Initializer{}
-	if k.NameField != "" {
-		initializers = append(initializers, externalname.FromField(k.NameField, k.Name))
+	if p.kind.NameField != "" {
+		initializers = append(initializers, externalname.FromField(p.kind.NameField, p.kind.Name)) // 4a
 	}
-	// 4. crossplane-runtime's managed reconciler.
-	var r reconcile.Reconciler = managed.NewReconciler(mgr, resource.ManagedKind(k.GroupVersionKind),
-		managedoptions.For(mgr, name, o, shared.polling(),
-			managed.WithTypedExternalConnector[MR](connector),
+	return managed.NewReconciler(p.mgr, resource.ManagedKind(p.kind.GroupVersionKind),
+		managedoptions.For(p.mgr, p.name, p.o, p.shared.polling(),
 			managed.WithInitializers(initializers...),
-			managed.WithReferenceResolver(resolver),
-			// 4e.
-			managed.WithFinalizer(&finalizer.Deferred{Finalizer: resource.NewAPIFinalizer(kube, managed.FinalizerName),
-				ToCreate: toCreate, PoliciesHonoured: policiesHonoured, Claims: owners.Claims}),
+			managed.WithReferenceResolver(p.resolver), // 4b
+			managed.WithTypedExternalConnector[MR](connect.New(p.kube, p.shared.Sessions, p.kind.Region, p.external)), // 4c
+			managed.WithFinalizer(&finalizer.Deferred{ // 4e
+				Finalizer: resource.NewAPIFinalizer(p.kube, managed.FinalizerName),
+				ToCreate:  p.toCreate, PoliciesHonoured: p.policiesHonoured, Claims: p.owners.Claims,
+			}),
 			// Every kind can learn what a create it cannot remember made:
 			// four by the name the user chose, Subscription by looking
 			// its topic up. A provider killed between the create call and
 			// the record of its result so never strands a resource.
 			managed.WithDeterministicExternalName(true),
 		)...)
-	// 3. Rate, count, conflicts.
-	r = ratelimiter.NewReconciler(name, metrics.CountReconciles(name, xperrors.WithSilentRequeueOnConflict(r)), o.GlobalRateLimiter)
-	// 2. The gate.
-	if deferred != nil {
-		r = pace.NewGate(r, pace.GateOptions[MR]{
-			Kind: k.GroupVersionKind.Kind, Object: k.Object, Kube: kube,
-			Where: func(ctx context.Context, mg MR) (string, string, error) {
-				s, err := shared.Sessions.Session(ctx, mg, k.Region(mg))
-				if err != nil {
-					return "", "", err
-				}
-				return s.AccountID, s.Region, nil
-			},
-			ObserveCalls: k.ObserveCalls, Budgets: shared.Budgets, Log: o.Logger.WithValues("controller", name), Deferred: deferred,
-		})
+}
+
+// external builds the external clients of a session (4d, 4f), outermost
+// first.
+func (p *path[MR]) external(_ MR, s *awsconfig.Session) managed.TypedExternalClient[MR] {
+	return &observeStep[MR]{
+		TypedExternalClient: ownership.Wrap(p.kindClient(s), p.owners, s.AccountID, s.Region),
+		observations:        p.observations, toCreate: p.toCreate, answers: p.answers, deferred: p.deferred,
+		references: p.resolver, policiesHonoured: p.policiesHonoured,
 	}
-	if m := o.MetricOptions; m != nil && m.MRStateMetrics != nil && k.List != nil {
-		if err := mgr.Add(statemetrics.NewMRStateRecorder(kube, o.Logger, m.MRStateMetrics, k.List, m.PollStateMetricInterval)); err != nil {
-			return err
-		}
+}
+
+// kindClient is the kind's own client, its Observe counted against the
+// calls the kind declares.
+func (p *path[MR]) kindClient(s *awsconfig.Session) managed.TypedExternalClient[MR] {
+	gk := p.kind.GroupVersionKind.GroupKind()
+	c := p.kind.External(Connection{Kube: p.kube, Session: s, OwnerTags: func(mg resource.Managed) map[string]string {
+		return ownership.OwnerTags(gk, mg)
+	}})
+	if p.kind.ObserveCalls == nil {
+		return c
 	}
-	// 1. The watches. Every kind may record the tag keys it manages; the
-	// record is no change of the desired state.
-	sent := append([]string{tags.AnnotationManagedKeys}, k.SentAnnotations...)
-	return managedoptions.Register(mgr, name, o, k.Object, r, sent, k.Watches...)
+	return declaredObserve[MR]{TypedExternalClient: c, calls: p.kind.ObserveCalls}
+}
+
+// stateMetrics adds crossplane-runtime's state metrics of the kind.
+func (p *path[MR]) stateMetrics() error {
+	m := p.o.MetricOptions
+	if m == nil || m.MRStateMetrics == nil || p.kind.List == nil {
+		return nil
+	}
+	return p.mgr.Add(statemetrics.NewMRStateRecorder(p.kube, p.o.Logger, m.MRStateMetrics, p.kind.List, m.PollStateMetricInterval))
 }
 
 // polling is how the next poll of a resource is timed.
