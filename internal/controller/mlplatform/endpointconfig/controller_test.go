@@ -18,10 +18,12 @@ package endpointconfig
 
 import (
 	"context"
-	"github.com/cloudkinds/provider-aws-services/internal/ownership"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"strings"
 	"testing"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"

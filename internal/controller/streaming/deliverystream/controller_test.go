@@ -19,9 +19,11 @@ package deliverystream
 import (
 	"context"
 	"errors"
-	"github.com/cloudkinds/provider-aws-services/internal/ownership"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"testing"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+
+	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/firehose"
