@@ -27,7 +27,6 @@ import (
 	"time"
 
 	"github.com/alecthomas/kingpin/v2"
-	changelogsv1alpha1 "github.com/crossplane/crossplane-runtime/v2/apis/changelogs/proto/v1alpha1"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/gate"
@@ -36,8 +35,6 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/statemetrics"
 	"go.uber.org/zap/zapcore"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 	extv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -54,6 +51,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	awscontroller "github.com/cloudkinds/provider-aws-services/internal/controller"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/changelogs"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/kubeclient"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
@@ -81,8 +79,9 @@ func main() {
 
 		enableManagementPolicies = app.Flag("enable-management-policies", "Honour spec.managementPolicies, including observe-only.").Default("true").Envar("ENABLE_MANAGEMENT_POLICIES").Bool()
 		enableSafeStart          = app.Flag("enable-safe-start", "Start each kind's controller only once its CRD is established (the package's safe-start capability).").Default("true").Envar("ENABLE_SAFE_START").Bool()
-		enableChangeLogs         = app.Flag("enable-changelogs", "Send a change log entry for every operation on AWS to the change log sidecar.").Default("false").Envar("ENABLE_CHANGELOGS").Bool()
-		changelogsSocketPath     = app.Flag("changelogs-socket-path", "Unix socket of the change log sidecar.").Default("/var/run/changelogs/changelogs.sock").Envar("CHANGELOGS_SOCKET_PATH").String()
+		// --enable-changelogs (ENABLE_CHANGE_LOGS, or ENABLE_CHANGELOGS) and
+		// --changelogs-socket-path (CHANGELOGS_SOCKET_PATH).
+		enableChangeLogs, changelogsSocketPath = changelogs.Flags(app)
 	)
 	kingpin.MustParse(app.Parse(os.Args[1:]))
 
@@ -154,12 +153,9 @@ func main() {
 	}
 	if *enableChangeLogs {
 		o.Features.Enable(feature.EnableAlphaChangeLogs)
-		conn, err := grpc.NewClient("unix://"+*changelogsSocketPath, grpc.WithTransportCredentials(insecure.NewCredentials()))
-		kingpin.FatalIfError(err, "Cannot connect to the change log sidecar")
-		o.ChangeLogOptions = &controller.ChangeLogOptions{
-			ChangeLogger: managed.NewGRPCChangeLogger(changelogsv1alpha1.NewChangeLogServiceClient(conn), managed.WithProviderVersion(version)),
-		}
-		log.Info("Alpha feature enabled", "flag", feature.EnableAlphaChangeLogs)
+		o.ChangeLogOptions, err = changelogs.Options(*changelogsSocketPath, version)
+		kingpin.FatalIfError(err, "Cannot set up change logs")
+		log.Info("Alpha feature enabled", "flag", feature.EnableAlphaChangeLogs, "socket", *changelogsSocketPath)
 	}
 
 	// The fingerprint key is read (or made) before any controller starts,
