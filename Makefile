@@ -1,13 +1,20 @@
 # provider-aws-services
 #
 #   make dev    run the provider on a local control plane (see README)
-#   make test   run every test: unit, then integration on a real control plane
+#   make test   run every test: lint, unit, integration on a real control plane,
+#               make dev end to end, the package installed by Crossplane
 
 GO            ?= go
 PROJECT_ROOT  := $(CURDIR)
 CACHE_DIR     ?= $(PROJECT_ROOT)/.cache
+# The tools built from the Go module proxy (control plane, packaging tools,
+# golangci-lint) are kept once per user, keyed by their pinned versions, so
+# that another clone does not build them again (hack/lib/toolcache.sh);
+# .cache/controlplane and .cache/package-tools link there.
+TOOLS_CACHE   ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/provider-aws-services
 CONTROLPLANE  ?= $(CACHE_DIR)/controlplane
 PACKAGE_TOOLS ?= $(CACHE_DIR)/package-tools
+export TOOLS_CACHE
 IMAGE_DIR     := $(PROJECT_ROOT)/_output/image
 XPKG_DIR      := $(PROJECT_ROOT)/_output/xpkg
 PLATFORMS     ?= amd64 arm64
@@ -19,7 +26,7 @@ TEST_FLAGS    ?= -count=1 -p 1
 export KUBEBUILDER_ASSETS := $(CONTROLPLANE)
 
 
-.PHONY: all generate build controlplane controlplane-run test test.unit test.integration test.e2e test.package bench chaos package-tools image xpkg lint reviewable run dev dev-down clean
+.PHONY: all generate build controlplane controlplane-run test test.unit test.integration test.e2e test.package test.package.run bench chaos package-tools image xpkg lint reviewable run dev dev-down clean
 
 all: build
 
@@ -32,16 +39,17 @@ generate:
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN_DIR)/provider ./cmd/provider
 
-## package-tools: crank and the image builder, built from the Go module proxy when missing.
+## package-tools: crank, Crossplane core and function-patch-and-transform, built from the Go module proxy when missing.
 package-tools:
 	hack/package/build.sh $(PACKAGE_TOOLS)
 
 ## image: the runtime image per platform, as image tarballs in _output/image, without Docker.
 image: package-tools
 	@mkdir -p $(IMAGE_DIR)
+	cd hack/package && CGO_ENABLED=0 $(GO) build -o $(BIN_DIR)/image-builder ./image
 	@for arch in $(PLATFORMS); do \
 		CGO_ENABLED=0 GOOS=linux GOARCH=$$arch $(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN_DIR)/linux_$$arch/provider ./cmd/provider || exit 1; \
-		$(PACKAGE_TOOLS)/image --binary $(BIN_DIR)/linux_$$arch/provider --arch $$arch --version $(VERSION) \
+		$(BIN_DIR)/image-builder --binary $(BIN_DIR)/linux_$$arch/provider --arch $$arch --version $(VERSION) \
 			--tag provider-aws-services:$(VERSION) --out $(IMAGE_DIR)/provider-$$arch.tar || exit 1; \
 	done
 
@@ -62,21 +70,31 @@ controlplane:
 	hack/controlplane/build.sh $(CONTROLPLANE)
 
 ## test: the linters, unit tests, integration tests against a real kube-apiserver and etcd,
-## then the local stack end to end.
-test: lint test.unit test.integration test.e2e test.package
+## the local stack end to end, and the package installed and composed by Crossplane.
+## hack/test.sh runs these stages in two lanes side by side (TEST_LANES=1: one after
+## the other), each into _output/test-logs/STAGE.log, printed when it fails, and ends
+## with a table of each stage's time and result.
+test:
+	MAKE="$(MAKE)" hack/test.sh
 
 test.unit:
 	$(GO) test $(TEST_FLAGS) ./...
 
 # The kinds' subtests of a table wait on the provider, not on the CPU: they run
-# side by side, more of them than the two cores.
+# side by side, more of them than the two cores. INTEGRATION_PACKAGES narrows
+# the run (make test runs the crash storm beside the rest).
+INTEGRATION_PACKAGES ?= ./test/integration/...
 test.integration: controlplane
-	$(GO) test $(TEST_FLAGS) -parallel 5 -timeout 30m -tags integration ./test/integration/...
+	$(GO) test $(TEST_FLAGS) -parallel 5 -timeout 30m -tags integration $(INTEGRATION_PACKAGES)
 
 test.e2e: controlplane
 	$(GO) test $(TEST_FLAGS) -timeout 15m -tags e2e ./test/e2e/...
 
 test.package: xpkg
+	$(MAKE) --no-print-directory test.package.run
+
+# The package tests, on the package xpkg built.
+test.package.run: controlplane
 	cd hack/package && $(GO) test $(TEST_FLAGS) ./...
 
 ## chaos: the crash storm at full size: 100 resources, 10 SIGKILLs, 20% throttling, 5% server errors.
@@ -117,18 +135,18 @@ bench: controlplane
 ## integration and e2e build tags; gofmt and goimports as formatters), then that every module is tidy.
 ## golangci-lint is built from the Go module proxy at the version hack/lint/go.mod pins, once.
 GOLANGCI_LINT_VERSION := $(shell sed -n 's|^[[:space:]]*github.com/golangci/golangci-lint/v2 \(v[^ ]*\).*|\1|p' hack/lint/go.mod)
-GOLANGCI_LINT         := $(CACHE_DIR)/lint/$(GOLANGCI_LINT_VERSION)/golangci-lint
+GO_VERSION            := $(shell $(GO) env GOVERSION)
+GOLANGCI_LINT         := $(TOOLS_CACHE)/golangci-lint/$(GOLANGCI_LINT_VERSION)-$(GO_VERSION)/golangci-lint
 GO_MODULES            := . hack/tools hack/package hack/lint
 lint: $(GOLANGCI_LINT)
-	$(GOLANGCI_LINT) run ./...
+	$(GOLANGCI_LINT) run --allow-serial-runners ./...
 	@for m in $(GO_MODULES); do \
 		(cd $$m && $(GO) mod tidy -diff >/dev/null) || { echo "go mod tidy changes $$m: run it and commit"; exit 1; }; \
 	done
 
 $(GOLANGCI_LINT):
 	@mkdir -p $(dir $@)
-	cd hack/lint && CGO_ENABLED=0 $(GO) build -trimpath -o $@.tmp github.com/golangci/golangci-lint/v2/cmd/golangci-lint
-	mv $@.tmp $@
+	cd hack/lint && CGO_ENABLED=0 $(GO) build -trimpath -o $@.tmp.$$$$ github.com/golangci/golangci-lint/v2/cmd/golangci-lint && mv $@.tmp.$$$$ $@
 
 ## reviewable: regenerate, then lint; fails if generation changed anything.
 reviewable: generate lint

@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# Builds kube-apiserver, etcd and kubectl from the Go module proxy into a
-# cache folder, only when a binary is missing. The versions are those pinned in
-# hack/controlplane/go.mod; the apiserver is stamped with its release so that
-# clients see a real version.
+# Builds kube-apiserver, etcd and kubectl from the Go module proxy, only when a
+# binary is missing, into the per-user tool cache (hack/lib/toolcache.sh), and
+# links LINK (default .cache/controlplane) to them. The versions are those
+# pinned in hack/controlplane/go.mod; the apiserver is stamped with its release
+# so that clients see a real version. Prints the folder of the binaries.
+#   hack/controlplane/build.sh [LINK]
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-out=${1:-"$here/../../.cache/controlplane"}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+link=${1:-"$here/../../.cache/controlplane"}
+mkdir -p "$(dirname "$link")"
+link="$(cd "$(dirname "$link")" && pwd)/$(basename "$link")"
+. "$here/../lib/toolcache.sh"
 
 k8s_version=$(cd "$here" && go list -m -f '{{.Version}}' k8s.io/kubernetes)
+key="$k8s_version-$(cd "$here" && toolcache_key build.sh go.mod go.sum tools.go etcd/*.go)"
+out="$tools_cache/controlplane/$key"
 minor=$(echo "$k8s_version" | cut -d. -f2)
 stamp="-s -w"
 for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
@@ -25,7 +30,11 @@ build() { # name package
   mv "$out/$1.tmp" "$out/$1"
 }
 
-build etcd ./etcd
-build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver
-build kubectl k8s.io/kubernetes/cmd/kubectl
+if [ ! -x "$out/kubectl" ]; then
+  toolcache_lock "$out"
+  build etcd ./etcd
+  build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver
+  build kubectl k8s.io/kubernetes/cmd/kubectl
+fi
+toolcache_link "$out" "$link"
 echo "$out"

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# `make test`: every stage of the tests, in three lanes side by side.
+#
+#   two API lanes, at normal priority, with the tests that run control planes
+#   of their own and mostly wait on them: the integration suite's main package
+#   (the longest stage) in one; the crash storm and the scale package's tests,
+#   make dev end to end, and the package installed and composed by Crossplane
+#   in the other;
+#   the CPU lane, niced so that the API lanes' time budgets keep their CPU:
+#   the stages that need no API server (lint, unit tests, the package build).
+#
+# Each stage is a make target; its output goes to _output/test-logs/STAGE.log
+# and is printed whole when the stage fails (go test's result lines always).
+# At the end a table gives each stage's time and result; the exit status is
+# non-zero when any stage failed. TEST_LANES=1 runs the stages one after the
+# other instead.
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 1
+make=${MAKE:-make}
+logs="$root/_output/test-logs"
+rm -rf "$logs"
+mkdir -p "$logs"
+started=$SECONDS
+
+say() { printf '\033[1m==>\033[0m %s\n' "$*"; }
+
+# stage NAME TARGET...: runs make TARGET... into NAME's log and records the
+# result in NAME.status ("ok SECONDS" or "failed SECONDS"). A stage whose
+# needs (NEEDS: stage names) did not pass is recorded "skipped".
+stage() { # name [needs...] -- target...
+  local name=$1; shift
+  local needs=() t0 status
+  while [ "$1" != -- ]; do needs+=("$1"); shift; done
+  shift
+  for n in "${needs[@]}"; do
+    await "$n"
+    if [ "$(cut -d' ' -f1 "$logs/$n.status")" != ok ]; then
+      echo "skipped 0 ($n did not pass)" >"$logs/$name.status"
+      report "$name"
+      return
+    fi
+  done
+  t0=$SECONDS
+  if "$make" --no-print-directory "$@" >"$logs/$name.log" 2>&1 </dev/null; then status=ok; else status=failed; fi
+  echo "$status $((SECONDS - t0))" >"$logs/$name.status.tmp"
+  mv "$logs/$name.status.tmp" "$logs/$name.status"
+  report "$name"
+}
+
+# await NAME: until NAME has a result.
+await() { while [ ! -f "$logs/$1.status" ]; do sleep 1; done; }
+
+# report NAME: one line of the stage's result, the result lines of go test,
+# and the whole log when the stage failed; under a lock, so that the lanes'
+# reports do not mix.
+report() {
+  (
+    flock 9
+    local status secs rest
+    read -r status secs rest <"$logs/$1.status"
+    if [ "$status" = failed ]; then
+      say "$1 failed after ${secs}s; its output ($logs/$1.log):"
+      cat "$logs/$1.log"
+      say "end of $1's output"
+    else
+      say "$1 $status after ${secs}s ${rest:-}"
+      [ -f "$logs/$1.log" ] && grep -E '^(ok|FAIL|---|panic:)[[:space:]]' "$logs/$1.log"
+    fi
+  ) 9>"$logs/.report.lock"
+  return 0
+}
+
+# The stages, in their lanes.
+integration_lane() {
+  stage controlplane -- controlplane
+  stage integration controlplane -- test.integration INTEGRATION_PACKAGES=./test/integration/
+}
+api_lane() {
+  await controlplane
+  stage e2e controlplane -- test.e2e
+  stage storm controlplane -- test.integration "INTEGRATION_PACKAGES=./test/integration/chaos/ ./test/integration/scale/"
+  stage package controlplane xpkg -- test.package.run
+}
+cpu_lane() {
+  stage lint -- lint
+  stage unit -- test.unit
+  stage xpkg -- xpkg
+}
+
+lanes=()
+cleanup() {
+  for pid in "${lanes[@]}"; do kill -TERM -- "-$pid" 2>/dev/null; done
+}
+trap 'cleanup; exit 130' INT TERM
+
+if [ "${TEST_LANES:-2}" = 1 ]; then
+  say "running the stages one after the other (logs in $logs)"
+  cpu_lane
+  integration_lane
+  api_lane
+else
+  say "running the stages in three lanes side by side (logs in $logs)"
+  set -m # each lane in a process group of its own, for cleanup
+  integration_lane &
+  lanes+=($!)
+  api_lane &
+  lanes+=($!)
+  (renice -n 19 -p "$BASHPID" >/dev/null && cpu_lane) &
+  lanes+=($!)
+  set +m
+  wait
+fi
+
+# The table.
+failed=0 passed=0
+printf '\n%-14s %8s  %s\n' stage seconds result
+for name in controlplane lint unit integration e2e storm xpkg package; do
+  read -r status secs rest <"$logs/$name.status" 2>/dev/null || { status=missing; secs=-; rest=; }
+  printf '%-14s %8s  %s\n' "$name" "$secs" "$status${rest:+ $rest}"
+  if [ "$status" = ok ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+done
+printf '%-14s %8s\n' total $((SECONDS - started))
+echo "stages: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
