@@ -46,6 +46,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	awscontroller "github.com/cloudkinds/provider-aws-services/internal/controller"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/changelogs"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/kubeclient"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
@@ -62,6 +63,8 @@ type stack struct {
 	kube     client.Client
 	sessions *awsconfig.Cache
 	budgets  *budget.Budgets
+	// changeLogs is the stand-in sidecar the provider's change logs go to.
+	changeLogs *changeLogSidecar
 }
 
 // testPoll is the poll interval of the provider under test.
@@ -128,6 +131,16 @@ func startStack() (*stack, error) {
 		Features:                &feature.Flags{},
 	}
 	o.Features.Enable(feature.EnableBetaManagementPolicies)
+	// Change logs on, as --enable-changelogs sets them, to a stand-in
+	// sidecar (changelogs_test.go).
+	sidecar, err := startChangeLogSidecar()
+	if err != nil {
+		return nil, err
+	}
+	o.Features.Enable(feature.EnableAlphaChangeLogs)
+	if o.ChangeLogOptions, err = changelogs.Options(sidecar.socket, "test"); err != nil {
+		return nil, err
+	}
 	budgets := budget.New(testQuotas)
 	sessions := awsconfig.NewCache(kubeclient.New(mgr), awsconfig.WithBudgets(budgets))
 	key, err := secretkey.LoadKey(context.Background(), cp.Client, "default")
@@ -141,6 +154,7 @@ func startStack() (*stack, error) {
 	stopStack = func() {
 		cancel()
 		srv.Close()
+		sidecar.stop()
 	}
 	go func() { _ = mgr.Start(ctx) }()
 
@@ -155,7 +169,7 @@ func startStack() (*stack, error) {
 	if err := cp.Client.Create(context.Background(), pc); err != nil {
 		return nil, err
 	}
-	return &stack{aws: e, url: srv.URL, kube: cp.Client, sessions: sessions, budgets: budgets}, nil
+	return &stack{aws: e, url: srv.URL, kube: cp.Client, sessions: sessions, budgets: budgets, changeLogs: sidecar}, nil
 }
 
 // emulatorConfig is the reference to the stack's ClusterProviderConfig.
