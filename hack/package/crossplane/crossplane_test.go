@@ -410,9 +410,10 @@ func TestInstalledAndComposedByCrossplane(t *testing.T) {
 	}}
 
 	t.Run("RuntimeConfigExample", func(t *testing.T) {
-		// Validated by the API server with Crossplane's CRDs, as kubectl
-		// apply would be.
-		if _, err := Kubectl(tl.Kubectl, kubeconfig, "", "apply", "--dry-run=server", "-f", filepath.Join(root, "examples", "runtime", "deploymentruntimeconfig.yaml")); err != nil {
+		// Every runtime config example (the tuned one, the one with change
+		// logs), validated by the API server with Crossplane's CRDs, as
+		// kubectl apply would be.
+		if _, err := Kubectl(tl.Kubectl, kubeconfig, "", "apply", "--dry-run=server", "-f", filepath.Join(root, "examples", "runtime")); err != nil {
 			t.Error(err)
 		}
 	})
