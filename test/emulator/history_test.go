@@ -142,7 +142,7 @@ func TestCreations(t *testing.T) {
 
 // TestWrites checks the write log: every accepted call that changes, or may
 // change, a resource, with the key that signed it; no read, no refused or
-// throttled call.
+// throttled call. The calls per key count every call.
 func TestWrites(t *testing.T) {
 	e, cfg, clk := start(t, "AKIDEMO")
 	c := sns.NewFromConfig(cfg)
@@ -185,6 +185,11 @@ func TestWrites(t *testing.T) {
 	}
 	if n := len(e.Creations()); n != 1 {
 		t.Errorf("%d creations, want 1: %+v", n, e.Creations())
+	}
+	// Every call is counted for the key that signed it, reads, refused and
+	// failed calls included.
+	if diff := cmp.Diff(map[string]int{"AKIDEMO": 8, "AKIDOTHER": 1}, e.CallsByKey()); diff != "" {
+		t.Errorf("CallsByKey: -want, +got:\n%s", diff)
 	}
 	for op, isDelete := range map[string]bool{"DeleteDeliveryStream": true, "DeleteApiKeyCredentialProvider": true, "DeleteTags": false, "UntagResource": false, "UpdateEndpoint": false} {
 		if got := (emulator.Write{Operation: op}).IsDelete(); got != isDelete {

@@ -27,6 +27,7 @@ package emulator
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
@@ -63,6 +64,7 @@ type Server struct {
 	seq           int
 	calls         map[string]int
 	resourceCalls map[string]map[string]int // per resource name or ARN
+	keyCalls      map[string]int            // per access key
 	outcomes      map[string]map[string]int
 	faults        map[string]*Fault // per scope: "*", a service or "service:Operation"
 	rng           *rand.Rand
@@ -113,6 +115,7 @@ func New(o Options) *Server {
 		opts:             o,
 		calls:            map[string]int{},
 		resourceCalls:    map[string]map[string]int{},
+		keyCalls:         map[string]int{},
 		outcomes:         map[string]map[string]int{},
 		faults:           map[string]*Fault{},
 		rng:              rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
@@ -189,12 +192,22 @@ func (s *Server) CallCount(operation string) int {
 	return s.calls[operation]
 }
 
-// ResetCalls forgets the call counts, those of Calls, CallsFor and Outcomes.
+// CallsByKey returns how many calls each access key signed: with a key of
+// its own per provider process, which process called AWS.
+func (s *Server) CallsByKey() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return maps.Clone(s.keyCalls)
+}
+
+// ResetCalls forgets the call counts, those of Calls, CallsFor, CallsByKey
+// and Outcomes.
 func (s *Server) ResetCalls() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls = map[string]int{}
 	s.resourceCalls = map[string]map[string]int{}
+	s.keyCalls = map[string]int{}
 	s.outcomes = map[string]map[string]int{}
 }
 
@@ -322,9 +335,10 @@ func (s *Server) parse(r *http.Request) (*request, protocol, *apiError) {
 	return req, proto, nil
 }
 
-// count counts a call in Calls and CallsFor.
+// count counts a call in Calls, CallsFor and CallsByKey.
 func (s *Server) count(req *request, name string) {
 	s.calls[name]++
+	s.keyCalls[req.accessKey]++
 	if r := resourceOf(req); r != "" {
 		if s.resourceCalls[r] == nil {
 			s.resourceCalls[r] = map[string]int{}
