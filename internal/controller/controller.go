@@ -19,10 +19,6 @@ package controller
 
 import (
 	"context"
-	"fmt"
-	"net/http"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
@@ -40,6 +36,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/controller/eventbus/endpoint"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/mlplatform/endpointconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/notification/subscription"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/readiness"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/safestart"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/streaming/deliverystream"
@@ -65,8 +62,22 @@ var kinds = []kind{
 // one cache of AWS sessions and the key of the secret fingerprints. With a gate in the options (safe start), each
 // kind's controller starts only once its CRD is established, so that a
 // package whose kinds are not all active yet still runs.
+//
+// It adds the readiness check (readyz "controllers", see package readiness):
+// ready once every kind's controller is set up, its watches synced, and, on
+// the replica that leads, started.
 func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
-	if err := config.Setup(mgr, o); err != nil {
+	ready := readiness.New(mgr.Elected(), o.Logger)
+	if err := mgr.AddReadyzCheck("controllers", ready.Ready); err != nil {
+		return err
+	}
+	ready.Expect(configKind)
+	for _, k := range kinds {
+		ready.Expect(k.gvk.Kind)
+	}
+	err := config.Setup(ready.Manager(mgr, configKind), o)
+	ready.SetUp(configKind, err)
+	if err != nil {
 		return err
 	}
 	if shared.Namespace != "" {
@@ -80,57 +91,40 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 	}
 	if o.Gate == nil {
 		for _, k := range kinds {
-			if err := k.setup(mgr, o, shared); err != nil {
+			err := k.setup(ready.Manager(mgr, k.gvk.Kind), o, shared)
+			ready.SetUp(k.gvk.Kind, err)
+			if err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	failed := &setupFailures{}
-	if err := mgr.AddHealthzCheck("controllers", failed.Check); err != nil {
+	if err := mgr.AddHealthzCheck("controllers", ready.Failed); err != nil {
 		return err
 	}
-	gvks := registerGated(mgr, o, shared, failed, kinds)
+	gvks := registerGated(mgr, o, shared, ready, kinds)
 	return safestart.Setup(mgr, o.Gate, o.Logger, gvks...)
 }
 
+// configKind names the controllers of ProviderConfig and
+// ClusterProviderConfig in the readiness check.
+const configKind = "ProviderConfig"
+
 // registerGated sets each kind's controller up once its gate opens. A kind
 // whose setup fails then never reconciles: the failure is logged as an error
-// and fails the health check, so that the pod restarts and tries again, and
-// `kubectl get pods` and the probe's answer show why.
-func registerGated(mgr ctrl.Manager, o controller.Options, shared setup.Shared, failed *setupFailures, ks []kind) []schema.GroupVersionKind {
+// and fails the health check (ready.Failed), so that the pod restarts and
+// tries again, and `kubectl get pods` and the probe's answer show why.
+func registerGated(mgr ctrl.Manager, o controller.Options, shared setup.Shared, ready *readiness.Controllers, ks []kind) []schema.GroupVersionKind {
 	gvks := make([]schema.GroupVersionKind, 0, len(ks))
 	for _, k := range ks {
 		o.Gate.Register(func() {
-			if err := k.setup(mgr, o, shared); err != nil {
+			err := k.setup(ready.Manager(mgr, k.gvk.Kind), o, shared)
+			if err != nil {
 				mgr.GetLogger().Error(err, "Cannot set up the controller of an established kind: it does not reconcile until the provider restarts", "gvk", k.gvk.String())
-				failed.add(k.gvk, err)
 			}
+			ready.SetUp(k.gvk.Kind, err)
 		}, k.gvk)
 		gvks = append(gvks, k.gvk)
 	}
 	return gvks
-}
-
-// setupFailures are the kinds whose controller could not be set up.
-type setupFailures struct {
-	mu   sync.Mutex
-	errs []string
-}
-
-func (f *setupFailures) add(gvk schema.GroupVersionKind, err error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.errs = append(f.errs, fmt.Sprintf("%s: %v", gvk.Kind, err))
-}
-
-// Check is a health check that fails while any kind's controller could not
-// be set up.
-func (f *setupFailures) Check(*http.Request) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if len(f.errs) == 0 {
-		return nil
-	}
-	return fmt.Errorf("controllers not set up: %s", strings.Join(f.errs, "; "))
 }

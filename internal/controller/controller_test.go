@@ -24,11 +24,13 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/gate"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
 	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
+	"github.com/cloudkinds/provider-aws-services/internal/controller/readiness"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
 )
 
@@ -48,9 +50,11 @@ func TestAFailedGatedSetupFailsTheHealthCheck(t *testing.T) {
 		}},
 	}
 	o := controller.Options{Gate: new(gate.Gate[schema.GroupVersionKind])}
-	failed := &setupFailures{}
-	registerGated(fakeManager{}, o, setup.Shared{}, failed, ks)
-	if err := failed.Check(nil); err != nil {
+	ready := readiness.New(make(chan struct{}), logging.NewNopLogger())
+	ready.Expect(good.Kind)
+	ready.Expect(bad.Kind)
+	registerGated(fakeManager{}, o, setup.Shared{}, ready, ks)
+	if err := ready.Failed(nil); err != nil {
 		t.Fatalf("before any gate opened, the health check failed: %v", err)
 	}
 	o.Gate.Set(good, true)
@@ -63,9 +67,12 @@ func TestAFailedGatedSetupFailsTheHealthCheck(t *testing.T) {
 	}
 	var err error
 	for deadline := time.Now().Add(5 * time.Second); err == nil && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		err = failed.Check(nil)
+		err = ready.Failed(nil)
 	}
 	if err == nil || !strings.Contains(err.Error(), "Bad: no informer for Bad") || strings.Contains(err.Error(), "Good") {
 		t.Errorf("health check after a failed setup: %v", err)
+	}
+	if err := ready.Ready(nil); err == nil || !strings.Contains(err.Error(), "the controllers of Bad could not be set up") || strings.Contains(err.Error(), "Good") {
+		t.Errorf("readiness check after a failed setup: %v", err)
 	}
 }
