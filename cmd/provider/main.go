@@ -72,7 +72,10 @@ func main() {
 		awsQuotas        = app.Flag("aws-quota", "AWS's rate quota of an operation in this provider's accounts, in calls per second, when it differs from the published one (docs/quotas.md): Service:Operation=N, or Service:*=N for a service's other operations. Repeatable.").Strings()
 		awsQuotaShare    = app.Flag("aws-quota-share", "The share of each AWS rate quota this provider uses, leaving the rest to the account's other clients.").Default(strconv.FormatFloat(budget.DefaultShare, 'f', -1, 64)).Float64()
 		maxReconcileRate = app.Flag("max-reconcile-rate", "The global maximum rate per second at which resources may be checked for drift.").Default("10").Int()
-		leaderElection   = app.Flag("leader-election", "Use leader election for the controller manager.").Short('l').Default("false").Envar("LEADER_ELECTION").Bool()
+		leaderElection   = app.Flag("leader-election", "Elect one leader among the provider's replicas, with a Lease in its namespace: only the leader reconciles; the others stand by, their caches synced, to take over.").Short('l').Default("false").Envar("LEADER_ELECTION").Bool()
+		leaseDuration    = app.Flag("leader-election-lease-duration", "How long a standby waits, after it last saw the leader renew its lease, before it takes over: a leader's crash stops reconciling for about this long.").Default(awscontroller.DefaultLease.Duration.String()).Duration()
+		renewDeadline    = app.Flag("leader-election-renew-deadline", "How long the leader keeps trying to renew its lease before it gives up leading and exits: an API server that answers no renewal for this long makes the leader step down.").Default(awscontroller.DefaultLease.RenewDeadline.String()).Duration()
+		retryPeriod      = app.Flag("leader-election-retry-period", "How often the leader renews its lease and a standby looks at it.").Default(awscontroller.DefaultLease.RetryPeriod.String()).Duration()
 		healthAddr       = app.Flag("health-probe-bind-address", "Address of the health and readiness probes.").Default(":8081").String()
 		metricsAddr      = app.Flag("metrics-bind-address", "Address of the Prometheus metrics endpoint.").Default(":8080").String()
 		namespace        = app.Flag("namespace", "The provider's namespace, where it keeps the key of its secret fingerprints (default: the pod's namespace; out of a cluster, default).").Envar("POD_NAMESPACE").String()
@@ -107,6 +110,9 @@ func main() {
 	kingpin.FatalIfError(apis.AddToScheme(scheme), "Cannot add the provider's APIs to the scheme")
 	kingpin.FatalIfError(extv1.AddToScheme(scheme), "Cannot add CustomResourceDefinitions to the scheme")
 
+	lease := awscontroller.Lease{Duration: *leaseDuration, RenewDeadline: *renewDeadline, RetryPeriod: *retryPeriod}
+	kingpin.FatalIfError(lease.Validate(), "Cannot elect a leader")
+
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:           scheme,
 		Cache:            awscontroller.CacheOptions(*syncInterval, providerNamespace(*namespace)),
@@ -118,14 +124,21 @@ func main() {
 		// the pod's.
 		LeaderElectionNamespace:    providerNamespace(*namespace),
 		LeaderElectionResourceLock: resourcelock.LeasesResourceLock,
-		LeaseDuration:              durationPtr(60 * time.Second),
-		RenewDeadline:              durationPtr(50 * time.Second),
-		HealthProbeBindAddress:     *healthAddr,
-		Metrics:                    metricsserver.Options{BindAddress: *metricsAddr},
+		LeaseDuration:              &lease.Duration,
+		RenewDeadline:              &lease.RenewDeadline,
+		RetryPeriod:                &lease.RetryPeriod,
+		// A leader that stops cleanly (a rolling update, a drain) gives
+		// the lease up, so that a standby takes over at its next look
+		// rather than after the lease duration. Safe: the process exits
+		// once the manager has stopped its controllers.
+		LeaderElectionReleaseOnCancel: true,
+		HealthProbeBindAddress:        *healthAddr,
+		Metrics:                       metricsserver.Options{BindAddress: *metricsAddr},
 	})
 	kingpin.FatalIfError(err, "Cannot create the controller manager")
 	kingpin.FatalIfError(mgr.AddHealthzCheck("healthz", healthz.Ping), "Cannot add the health check")
-	kingpin.FatalIfError(mgr.AddReadyzCheck("readyz", healthz.Ping), "Cannot add the readiness check")
+	// The readiness check is awscontroller.Setup's: ready once this
+	// replica's controllers are up (package readiness).
 
 	mrMetrics := managed.NewMRMetricRecorder()
 	stateMetrics := statemetrics.NewMRStateMetrics()
@@ -194,8 +207,6 @@ func levelFor(debug bool) zapcore.Level {
 	}
 	return zapcore.InfoLevel
 }
-
-func durationPtr(d time.Duration) *time.Duration { return &d }
 
 // serviceAccountNamespace is where a pod finds its own namespace.
 const serviceAccountNamespace = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"
