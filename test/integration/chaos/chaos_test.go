@@ -137,6 +137,11 @@ type process struct {
 	kubeconfig string
 	logDir     string
 	metrics    string // the address of the metrics endpoint
+	// name prefixes its log files ("provider" when empty); health is the
+	// address of its health probes (none when empty); args and environ
+	// are its further flags and environment.
+	name, health  string
+	args, environ []string
 
 	mu   sync.Mutex
 	cmd  *exec.Cmd
@@ -151,14 +156,15 @@ func (p *process) start() {
 		return
 	}
 	p.runs++
-	log := filepath.Join(p.logDir, fmt.Sprintf("provider-%02d.log", p.runs))
+	log := filepath.Join(p.logDir, fmt.Sprintf("%s-%02d.log", cmp.Or(p.name, "provider"), p.runs))
 	f, err := os.Create(log)
 	if err != nil {
 		p.t.Error(err)
 		return
 	}
-	cmd := exec.Command(env.Binary, "--debug", "--poll=20s", "--metrics-bind-address="+p.metrics, "--health-probe-bind-address=0", "--poll-state-metric=1s")
-	cmd.Env = append(os.Environ(), "KUBECONFIG="+p.kubeconfig)
+	args := append([]string{"--debug", "--poll=20s", "--metrics-bind-address=" + p.metrics, "--health-probe-bind-address=" + cmp.Or(p.health, "0"), "--poll-state-metric=1s"}, p.args...)
+	cmd := exec.Command(env.Binary, args...)
+	cmd.Env = append(append(os.Environ(), "KUBECONFIG="+p.kubeconfig), p.environ...)
 	cmd.Stdout, cmd.Stderr = f, f
 	if err := cmd.Start(); err != nil {
 		p.t.Error(err)
@@ -171,13 +177,16 @@ func (p *process) start() {
 
 // kill stops the provider with SIGKILL, as an eviction or the OOM killer
 // does, and returns once it is gone.
-func (p *process) kill() bool {
+func (p *process) kill() bool { return p.stop(syscall.SIGKILL) }
+
+// stop sends the provider sig and returns once it is gone.
+func (p *process) stop(sig syscall.Signal) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.cmd == nil {
 		return false
 	}
-	_ = p.cmd.Process.Signal(syscall.SIGKILL)
+	_ = p.cmd.Process.Signal(sig)
 	for p.cmd.ProcessState == nil {
 		// Wait runs in start's goroutine; ProcessState is set when it
 		// returns.
@@ -863,21 +872,28 @@ func checkMetrics(t *testing.T, addr string) {
 // conflicts with the provider's own writes.
 func bump(t *testing.T, kube client.Client, mg resource.Managed) {
 	t.Helper()
+	setVersion(t, kube, mg, after)
+}
+
+// setVersion sets an object's updatable field to version v, retrying on
+// conflicts with the provider's own writes.
+func setVersion(t *testing.T, kube client.Client, mg resource.Managed, v string) {
+	t.Helper()
 	for range 50 {
 		if err := kube.Get(context.Background(), client.ObjectKeyFromObject(mg), mg); err != nil {
 			t.Fatal(err)
 		}
 		switch o := mg.(type) {
 		case *streamingv1alpha1.DeliveryStream:
-			o.Spec.ForProvider.Tags = []common.Tag{{Key: aws.String("version"), Value: aws.String(after)}}
+			o.Spec.ForProvider.Tags = []common.Tag{{Key: aws.String("version"), Value: aws.String(v)}}
 		case *notificationv1alpha1.Subscription:
-			o.Spec.ForProvider.FilterPolicy = aws.String(workload.FilterPolicy(after))
+			o.Spec.ForProvider.FilterPolicy = aws.String(workload.FilterPolicy(v))
 		case *eventbusv1alpha1.Endpoint:
-			o.Spec.ForProvider.Description = aws.String(after)
+			o.Spec.ForProvider.Description = aws.String(v)
 		case *mlplatformv1alpha1.EndpointConfig:
-			o.Spec.ForProvider.Tags = []common.Tag{{Key: aws.String("version"), Value: aws.String(after)}}
+			o.Spec.ForProvider.Tags = []common.Tag{{Key: aws.String("version"), Value: aws.String(v)}}
 		case *agentcorev1alpha1.APIKeyCredentialProvider:
-			o.Spec.ForProvider.Tags = map[string]string{"version": after}
+			o.Spec.ForProvider.Tags = map[string]string{"version": v}
 		}
 		err := kube.Update(context.Background(), mg)
 		if err == nil {
