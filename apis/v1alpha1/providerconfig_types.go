@@ -157,6 +157,24 @@ type ProviderConfigSpec struct {
 	// Endpoint overrides the AWS endpoints of all five services and STS.
 	// +optional
 	Endpoint *EndpointOverride `json:"endpoint,omitempty"`
+
+	// DefaultTags are put on every resource of a taggable kind
+	// (APIKeyCredentialProvider, EndpointConfig, DeliveryStream) that uses
+	// this config: at create, and kept afterwards as the resource's own
+	// forProvider.tags are. A resource's own tag (forProvider.tags or
+	// initProvider.tags) wins on the same key. A change reaches existing
+	// resources at their next poll; a key removed here is removed from
+	// them. With the 6 owner tags the provider adds and a resource's own
+	// tags they must stay within AWS's 50 per resource: a resource that
+	// would exceed it is not created (or not tagged), and its Synced
+	// condition names the tags and counts.
+	// +optional
+	// +kubebuilder:validation:MaxProperties=44
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !k.startsWith('crossplane-'))",message="tag keys beginning with crossplane- are the provider's owner tags and cannot be set"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !k.startsWith('aws:'))",message="tag keys beginning with aws: are reserved by AWS"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, size(k) >= 1 && size(k) <= 128)",message="tag keys must have 1 to 128 characters"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, size(self[k]) <= 256)",message="tag values must have at most 256 characters"
+	DefaultTags map[string]string `json:"defaultTags,omitempty"`
 }
 
 // A ClusterProviderConfigSpec defines how the provider connects to AWS, and

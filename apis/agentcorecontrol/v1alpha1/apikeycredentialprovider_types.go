@@ -79,13 +79,35 @@ type APIKeyCredentialProviderObservation struct {
 	APIKeySecretARN *APIKeySecretARN `json:"apiKeySecretARN,omitempty"`
 }
 
+// APIKeyCredentialProviderInitParameters are the fields of an
+// APIKeyCredentialProvider set only when it is created. Of what AgentCore
+// can change after creation, the API key is required in forProvider (the
+// provider rotates it when its Secret changes), so only the tags are here.
+type APIKeyCredentialProviderInitParameters struct {
+	// Tags put on the credential provider when it is created and then left
+	// to whoever changes them: never compared, never removed by the
+	// provider. A key also in forProvider.tags takes forProvider's value.
+	// +optional
+	// +kubebuilder:validation:MaxProperties=44
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !k.startsWith('crossplane-'))",message="tag keys beginning with crossplane- are the provider's owner tags and cannot be set"
+	Tags map[string]string `json:"tags,omitempty"`
+}
+
 // An APIKeyCredentialProviderSpec defines the desired state of an
 // APIKeyCredentialProvider.
+// +kubebuilder:validation:XValidation:rule="!has(self.initProvider) || !has(self.initProvider.tags) || !has(self.forProvider.tags) || size(self.forProvider.tags) + size(self.initProvider.tags.filter(k, !(k in self.forProvider.tags))) <= 44",message="forProvider.tags and initProvider.tags together have more than 44 keys: AWS allows 50 tags per resource and the provider adds its 6 owner tags",fieldPath=".initProvider.tags"
 type APIKeyCredentialProviderSpec struct {
 	xpv2.ManagedResourceSpec `json:",inline"`
 
 	// ForProvider holds the desired state of the credential provider.
 	ForProvider APIKeyCredentialProviderParameters `json:"forProvider"`
+
+	// InitProvider holds fields set only when the credential provider is
+	// created, then left to whoever changes them in AWS: sent with the
+	// create, never compared afterwards. Tags merge by key with
+	// forProvider.tags, forProvider's value winning.
+	// +optional
+	InitProvider *APIKeyCredentialProviderInitParameters `json:"initProvider,omitempty"`
 }
 
 // An APIKeyCredentialProviderStatus represents the observed state of an

@@ -85,7 +85,6 @@ type RoutingConfig struct {
 
 // EndpointParameters are the configurable fields of an Endpoint.
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.region) || has(self.region)",message="region cannot be removed once set",fieldPath=".region"
-// +kubebuilder:validation:XValidation:rule="(has(self.replicationConfig) && has(self.replicationConfig.state) && self.replicationConfig.state == 'DISABLED') || has(self.roleARN) || has(self.roleRef) || has(self.roleSelector)",message="replication is ENABLED (the default when replicationConfig.state is absent), so roleARN, roleRef or roleSelector is required; supply a role or set replicationConfig.state to DISABLED",fieldPath=".roleARN"
 type EndpointParameters struct {
 	// Region of the endpoint. Without it the ProviderConfig's region applies.
 	// +optional
@@ -153,12 +152,47 @@ type EndpointObservation struct {
 	StateReason *string `json:"stateReason,omitempty"`
 }
 
-// An EndpointSpec defines the desired state of an Endpoint.
+// EndpointInitParameters are the fields of an Endpoint that EventBridge can
+// change after creation and that the spec does not require, set only when
+// the endpoint is created: sent with CreateEndpoint when forProvider does not
+// set them, never compared with EventBridge afterwards, and never copied into
+// forProvider. The name identifies the endpoint and is not among them; the
+// event buses and routing are required in forProvider.
+type EndpointInitParameters struct {
+	// Description of the endpoint.
+	// +optional
+	// +kubebuilder:validation:MaxLength=512
+	// +kubebuilder:validation:Pattern=`.*`
+	Description *string `json:"description,omitempty"`
+
+	// ReplicationConfig configures event replication.
+	// +optional
+	ReplicationConfig *ReplicationConfig `json:"replicationConfig,omitempty"`
+
+	// RoleARN is the role used for replication.
+	// +optional
+	// +kubebuilder:validation:MaxLength=256
+	// +kubebuilder:validation:Pattern=`^arn:[a-z0-9-]+:iam::\d{12}:role/[a-zA-Z_0-9+=,.@\-/]+$`
+	RoleARN *string `json:"roleARN,omitempty"`
+}
+
+// An EndpointSpec defines the desired state of an Endpoint. Replication is
+// judged on what the create sends: forProvider's state, else
+// initProvider's.
+// +kubebuilder:validation:XValidation:rule="(has(self.forProvider.replicationConfig) && has(self.forProvider.replicationConfig.state) ? self.forProvider.replicationConfig.state == 'DISABLED' : (has(self.initProvider) && has(self.initProvider.replicationConfig) && has(self.initProvider.replicationConfig.state) && self.initProvider.replicationConfig.state == 'DISABLED')) || has(self.forProvider.roleARN) || has(self.forProvider.roleRef) || has(self.forProvider.roleSelector) || (has(self.initProvider) && has(self.initProvider.roleARN))",message="replication is ENABLED (the default when replicationConfig.state is absent), so roleARN, roleRef or roleSelector is required; supply a role or set replicationConfig.state to DISABLED",fieldPath=".forProvider.roleARN"
 type EndpointSpec struct {
 	xpv2.ManagedResourceSpec `json:",inline"`
 
 	// ForProvider holds the desired state of the global endpoint.
 	ForProvider EndpointParameters `json:"forProvider"`
+
+	// InitProvider holds fields set only when the endpoint is created, then
+	// left to whoever changes them in EventBridge: each is sent with
+	// CreateEndpoint when forProvider does not set it, and never compared
+	// with EventBridge afterwards. A field set in both is taken from
+	// forProvider.
+	// +optional
+	InitProvider *EndpointInitParameters `json:"initProvider,omitempty"`
 }
 
 // An EndpointStatus represents the observed state of an Endpoint.

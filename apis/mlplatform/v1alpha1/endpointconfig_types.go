@@ -427,13 +427,37 @@ type EndpointConfigObservation struct {
 	ACKResourceMetadata *common.ResourceMetadata `json:"ackResourceMetadata,omitempty"`
 }
 
+// EndpointConfigInitParameters are the fields of an EndpointConfig set only
+// when it is created. SageMaker cannot change an endpoint configuration
+// after creation apart from its tags (it has no update operation), so only
+// the tags are here: every other field is fixed at create and belongs in
+// forProvider, where a change is reported.
+type EndpointConfigInitParameters struct {
+	// Tags put on the endpoint configuration when it is created and then
+	// left to whoever changes them: never compared, never removed by the
+	// provider. A key also in forProvider.tags takes forProvider's value.
+	// +optional
+	// +kubebuilder:validation:MaxItems=44
+	// +listType=atomic
+	// +kubebuilder:validation:XValidation:rule="self.all(t, !has(t.key) || !t.key.startsWith('crossplane-'))",message="tag keys beginning with crossplane- are the provider's owner tags and cannot be set"
+	Tags []common.Tag `json:"tags,omitempty"`
+}
+
 // An EndpointConfigSpec defines the desired state of an EndpointConfig.
+// +kubebuilder:validation:XValidation:rule="!has(self.initProvider) || !has(self.initProvider.tags) || !has(self.forProvider.tags) || size(self.forProvider.tags) + size(self.initProvider.tags.filter(t, has(t.key) && !self.forProvider.tags.exists(u, has(u.key) && u.key == t.key))) <= 44",message="forProvider.tags and initProvider.tags together have more than 44 keys: AWS allows 50 tags per resource and the provider adds its 6 owner tags",fieldPath=".initProvider.tags"
 type EndpointConfigSpec struct {
 	xpv2.ManagedResourceSpec `json:",inline"`
 
 	// ForProvider holds the desired state of the SageMaker endpoint
 	// configuration.
 	ForProvider EndpointConfigParameters `json:"forProvider"`
+
+	// InitProvider holds fields set only when the endpoint configuration is
+	// created, then left to whoever changes them in SageMaker: sent with
+	// the create, never compared afterwards. Tags merge by key with
+	// forProvider.tags, forProvider's value winning.
+	// +optional
+	InitProvider *EndpointConfigInitParameters `json:"initProvider,omitempty"`
 }
 
 // An EndpointConfigStatus represents the observed state of an EndpointConfig.

@@ -39,7 +39,6 @@ import (
 // +kubebuilder:validation:XValidation:rule="!has(self.endpoint) || self.protocol != 'function' || self.endpoint.matches('^arn:[a-z0-9-]+:lambda:[a-z0-9-]+:[0-9]{12}:function:.+$')",message="endpoint must be the ARN of a Lambda function for protocol function",fieldPath=".endpoint"
 // +kubebuilder:validation:XValidation:rule="!has(self.endpoint) || self.protocol != 'stream' || self.endpoint.matches('^arn:[a-z0-9-]+:firehose:[a-z0-9-]+:[0-9]{12}:deliverystream/.+$')",message="endpoint must be the ARN of a Firehose delivery stream for protocol stream",fieldPath=".endpoint"
 // +kubebuilder:validation:XValidation:rule="!has(self.endpoint) || self.protocol != 'application' || self.endpoint.matches('^arn:[a-z0-9-]+:sns:[a-z0-9-]+:[0-9]{12}:endpoint/.+$')",message="endpoint must be the EndpointArn of a mobile application endpoint for protocol application",fieldPath=".endpoint"
-// +kubebuilder:validation:XValidation:rule="self.protocol != 'stream' || has(self.subscriptionRoleARN) || has(self.subscriptionRoleRef) || has(self.subscriptionRoleSelector)",message="protocol stream requires subscriptionRoleARN, subscriptionRoleRef or subscriptionRoleSelector",fieldPath=".subscriptionRoleARN"
 type SubscriptionParameters struct {
 	// Region of the subscription. Without it the ProviderConfig's region
 	// applies.
@@ -147,12 +146,59 @@ type SubscriptionObservation struct {
 	PendingConfirmation *string `json:"pendingConfirmation,omitempty"`
 }
 
+// SubscriptionInitParameters are the attributes of a Subscription that SNS
+// can change after Subscribe, set only when the subscription is created:
+// sent with Subscribe when forProvider does not set them, never compared
+// with SNS afterwards, and never copied into forProvider. The topic, protocol
+// and endpoint identify the subscription and are not among them.
+type SubscriptionInitParameters struct {
+	// DeliveryPolicy is the JSON delivery policy (retries for http/https).
+	// +optional
+	// +kubebuilder:validation:MaxLength=32768
+	DeliveryPolicy *string `json:"deliveryPolicy,omitempty"`
+
+	// FilterPolicy is the JSON filter policy that selects the messages
+	// delivered.
+	// +optional
+	// +kubebuilder:validation:MaxLength=262144
+	FilterPolicy *string `json:"filterPolicy,omitempty"`
+
+	// FilterPolicyScope says what the filter policy applies to.
+	// +optional
+	FilterPolicyScope *string `json:"filterPolicyScope,omitempty"`
+
+	// RawMessageDelivery delivers messages without the JSON envelope when
+	// "true".
+	// +optional
+	RawMessageDelivery *string `json:"rawMessageDelivery,omitempty"`
+
+	// RedrivePolicy is the JSON policy that sends undeliverable messages to a
+	// dead-letter queue.
+	// +optional
+	// +kubebuilder:validation:MaxLength=32768
+	RedrivePolicy *string `json:"redrivePolicy,omitempty"`
+
+	// SubscriptionRoleARN is the role SNS assumes to deliver to a stream.
+	// +optional
+	// +kubebuilder:validation:MaxLength=2048
+	// +kubebuilder:validation:Pattern=`^arn:[a-z0-9-]+:iam::\d{12}:role/[a-zA-Z_0-9+=,.@\-/]+$`
+	SubscriptionRoleARN *string `json:"subscriptionRoleARN,omitempty"`
+}
+
 // A SubscriptionSpec defines the desired state of a Subscription.
+// +kubebuilder:validation:XValidation:rule="self.forProvider.protocol != 'stream' || has(self.forProvider.subscriptionRoleARN) || has(self.forProvider.subscriptionRoleRef) || has(self.forProvider.subscriptionRoleSelector) || (has(self.initProvider) && has(self.initProvider.subscriptionRoleARN))",message="protocol stream requires subscriptionRoleARN, subscriptionRoleRef or subscriptionRoleSelector (or initProvider.subscriptionRoleARN)",fieldPath=".forProvider.subscriptionRoleARN"
 type SubscriptionSpec struct {
 	xpv2.ManagedResourceSpec `json:",inline"`
 
 	// ForProvider holds the desired state of the SNS subscription.
 	ForProvider SubscriptionParameters `json:"forProvider"`
+
+	// InitProvider holds attributes set only when the subscription is
+	// created, then left to whoever changes them in SNS: each is sent with
+	// Subscribe when forProvider does not set it, and never compared with
+	// SNS afterwards. An attribute set in both is taken from forProvider.
+	// +optional
+	InitProvider *SubscriptionInitParameters `json:"initProvider,omitempty"`
 }
 
 // A SubscriptionStatus represents the observed state of a Subscription.
