@@ -48,11 +48,13 @@ const (
 )
 
 // CreateInput builds the create request of a spec with the key read from its
-// secret, and owner, the tags that mark it as the object's.
-func CreateInput(p *v1alpha1.APIKeyCredentialProviderParameters, apiKey []byte, owner map[string]string) *bedrockagentcorecontrol.CreateApiKeyCredentialProviderInput {
+// secret, and tagSet, every tag it is created with (tags.Want.AtCreate: the
+// spec's, the provider config's defaults and the owner tags); the spec's own
+// tags are taken from there, not from p.
+func CreateInput(p *v1alpha1.APIKeyCredentialProviderParameters, apiKey []byte, tagSet map[string]string) *bedrockagentcorecontrol.CreateApiKeyCredentialProviderInput {
 	in := &bedrockagentcorecontrol.CreateApiKeyCredentialProviderInput{Name: aws.String(p.Name), ApiKey: aws.String(string(apiKey))}
-	if all := tags.WithOwner(p.Tags, owner); len(all) > 0 {
-		in.Tags = all
+	if len(tagSet) > 0 {
+		in.Tags = tagSet
 	}
 	return in
 }

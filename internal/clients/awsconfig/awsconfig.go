@@ -25,6 +25,7 @@ package awsconfig
 import (
 	"context"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -76,6 +77,10 @@ type Session struct {
 	AccountID string
 	Partition string
 	Region    string
+	// DefaultTags are the config's spec.defaultTags, which the taggable
+	// kinds put on their resources. A change of them is a new generation
+	// of the config, and so a new session.
+	DefaultTags map[string]string
 
 	clients sync.Map // reflect.Type of a client -> the client
 }
@@ -348,7 +353,7 @@ func (c *Cache) build(ctx context.Context, cfg *config, secrets map[string][]byt
 		// The budgets are the account's: known only now.
 		base.APIOptions = append(slices.Clone(base.APIOptions), c.budgets.Middleware(aws.ToString(id.Account)))
 	}
-	return &Session{Config: base, AccountID: aws.ToString(id.Account), Partition: partition, Region: region}, nil
+	return &Session{Config: base, AccountID: aws.ToString(id.Account), Partition: partition, Region: region, DefaultTags: maps.Clone(cfg.spec.DefaultTags)}, nil
 }
 
 // String names a session without anything secret, for logs.

@@ -383,10 +383,14 @@ func TestSessionsAreCached(t *testing.T) {
 		t.Error("a rotated credential secret did not give a new session")
 	}
 	_ = f.kube.Get(ctx, client.ObjectKey{Name: "default"}, pc)
-	pc.Generation = 2
+	pc.Generation = 2 // the API server's answer to a change of the spec
+	pc.Spec.DefaultTags = map[string]string{"cost-center": "42"}
 	_ = f.kube.Update(ctx, pc)
-	if s, _ := f.cache.Session(ctx, mg, nil); s == rotated {
-		t.Error("a new config generation did not give a new session")
+	if s, _ := f.cache.Session(ctx, mg, nil); s == rotated || s.DefaultTags["cost-center"] != "42" {
+		t.Error("a new config generation (new default tags) did not give a new session carrying them")
+	}
+	if rotated.DefaultTags != nil {
+		t.Errorf("the previous session's default tags changed: %v", rotated.DefaultTags)
 	}
 	if s, _ := f.cache.Session(ctx, mg, aws.String("eu-west-1")); s.Region != "eu-west-1" {
 		t.Error("another region did not give its own session")

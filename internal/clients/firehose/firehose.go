@@ -72,9 +72,11 @@ func StreamType(t *string) types.DeliveryStreamType {
 }
 
 // CreateInput builds the CreateDeliveryStream request of a spec; accessKey is
-// the endpoint's access key read from its secret, if any, and owner the tags
-// that mark the stream as the object's.
-func CreateInput(p *v1alpha1.DeliveryStreamParameters, accessKey *string, owner map[string]string) *firehose.CreateDeliveryStreamInput {
+// the endpoint's access key read from its secret, if any, and tagSet every
+// tag the stream is created with (tags.Want.AtCreate: the spec's, the
+// provider config's defaults and the owner tags); the spec's own tags are
+// taken from there, not from p.
+func CreateInput(p *v1alpha1.DeliveryStreamParameters, accessKey *string, tagSet map[string]string) *firehose.CreateDeliveryStreamInput {
 	in := &firehose.CreateDeliveryStreamInput{
 		DeliveryStreamName: aws.String(p.DeliveryStreamName),
 		DeliveryStreamType: StreamType(p.DeliveryStreamType),
@@ -82,8 +84,8 @@ func CreateInput(p *v1alpha1.DeliveryStreamParameters, accessKey *string, owner 
 	if e := p.DeliveryStreamEncryptionConfiguration; EncryptionWanted(e) {
 		in.DeliveryStreamEncryptionConfigurationInput = EncryptionInput(e)
 	}
-	if all := tags.WithOwner(tags.FromList(p.Tags), owner); len(all) > 0 {
-		in.Tags = TagsToAdd(all)
+	if len(tagSet) > 0 {
+		in.Tags = TagsToAdd(tagSet)
 	}
 	if d := p.HTTPEndpointDestinationConfiguration; d != nil {
 		in.HttpEndpointDestinationConfiguration = &types.HttpEndpointDestinationConfiguration{

@@ -66,8 +66,8 @@ func TestCreateInput(t *testing.T) {
 		DeliveryStreamType: types.DeliveryStreamTypeKinesisStreamAsSource,
 		DeliveryStreamEncryptionConfigurationInput: &types.DeliveryStreamEncryptionConfigurationInput{
 			KeyType: types.KeyTypeCustomerManagedCmk, KeyARN: aws.String("arn:aws:kms:us-east-1:000000000000:key/k")},
-		// The owner tags come with the spec's, in key order, and win
-		// over a spec tag of the same key.
+		// The tags the create is given (tags.Want.AtCreate), in key
+		// order.
 		Tags: []types.Tag{{Key: aws.String("a"), Value: aws.String("1")}, {Key: aws.String("b"), Value: aws.String("owner")}, {Key: aws.String("crossplane-name"), Value: aws.String("orders")}},
 		HttpEndpointDestinationConfiguration: &types.HttpEndpointDestinationConfiguration{
 			EndpointConfiguration:    &types.HttpEndpointConfiguration{Url: aws.String("https://e"), Name: aws.String("e"), AccessKey: aws.String("key")},
@@ -82,7 +82,7 @@ func TestCreateInput(t *testing.T) {
 			},
 		},
 	}
-	if diff := cmp.Diff(want, CreateInput(params(), aws.String("key"), map[string]string{"crossplane-name": "orders", "b": "owner"}), ignoreSDKInternals); diff != "" {
+	if diff := cmp.Diff(want, CreateInput(params(), aws.String("key"), map[string]string{"a": "1", "crossplane-name": "orders", "b": "owner"}), ignoreSDKInternals); diff != "" {
 		t.Errorf("-want, +got:\n%s", diff)
 	}
 }

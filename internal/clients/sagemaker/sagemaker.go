@@ -73,8 +73,10 @@ func LocalStorageConflict(p *v1alpha1.EndpointConfigParameters) error {
 }
 
 // CreateInput builds the CreateEndpointConfig request of a spec: every field
-// of the contract, and owner, the tags that mark it as the object's.
-func CreateInput(p *v1alpha1.EndpointConfigParameters, owner map[string]string) *sagemaker.CreateEndpointConfigInput {
+// of the contract, and tagSet, every tag it is created with
+// (tags.Want.AtCreate: the spec's, the provider config's defaults and the
+// owner tags); the spec's own tags are taken from there, not from p.
+func CreateInput(p *v1alpha1.EndpointConfigParameters, tagSet map[string]string) *sagemaker.CreateEndpointConfigInput {
 	in := &sagemaker.CreateEndpointConfigInput{
 		EndpointConfigName:     aws.String(p.EndpointConfigName),
 		EnableNetworkIsolation: p.EnableNetworkIsolation,
@@ -115,8 +117,8 @@ func CreateInput(p *v1alpha1.EndpointConfigParameters, owner map[string]string) 
 	if v := p.VPCConfig; v != nil {
 		in.VpcConfig = &types.VpcConfig{SecurityGroupIds: v.SecurityGroupIDs, Subnets: v.Subnets}
 	}
-	if all := tags.WithOwner(tags.FromList(p.Tags), owner); len(all) > 0 {
-		in.Tags = Tags(all)
+	if len(tagSet) > 0 {
+		in.Tags = Tags(tagSet)
 	}
 	return in
 }

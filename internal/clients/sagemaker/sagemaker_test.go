@@ -46,7 +46,7 @@ func spec() *v1alpha1.EndpointConfigParameters {
 }
 
 func TestCreateInputTranslatesNeutralNames(t *testing.T) {
-	in := CreateInput(spec(), nil)
+	in := CreateInput(spec(), map[string]string{"team": "ml"})
 	v := in.ProductionVariants[0]
 	got := map[string]string{
 		"EnableSSMAccess":              aws.ToString(aws.String(map[bool]string{true: "true"}[aws.ToBool(v.EnableSSMAccess)])),

@@ -24,10 +24,13 @@ package tags
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
@@ -54,6 +57,98 @@ func FromList(list []common.Tag) map[string]string {
 		out[*t.Key] = aws.ToString(t.Value)
 	}
 	return out
+}
+
+// MaxPerResource is how many tags AWS allows on one resource, in each of
+// the three services whose resources are tagged (Firehose, SageMaker,
+// AgentCore).
+const MaxPerResource = 50
+
+// ownerPrefix begins the keys of the owner tags (ownership.OwnerTags),
+// which no spec may use.
+const ownerPrefix = "crossplane-"
+
+// A Want is what a resource's tags should be, by where each is asked for.
+type Want struct {
+	// Defaults are the provider config's spec.defaultTags.
+	Defaults map[string]string
+	// Init are the object's spec.initProvider.tags: sent at create, then
+	// left to whoever changes them.
+	Init map[string]string
+	// Spec are the object's spec.forProvider.tags.
+	Spec map[string]string
+}
+
+// Desired is the tag set the provider keeps on a resource, the same for
+// every kind: the provider config's default tags and the object's own
+// forProvider.tags, which win on a key. A default whose key the object's
+// initProvider.tags sets is the object's own as well: it was created with
+// the object's value and is then left alone.
+func (w Want) Desired() map[string]string {
+	out := make(map[string]string, len(w.Defaults)+len(w.Spec))
+	for k, v := range w.Defaults {
+		if _, own := w.Init[k]; !own {
+			out[k] = v
+		}
+	}
+	maps.Copy(out, w.Spec)
+	return out
+}
+
+// AtCreate is the tag set a create sends: the default tags, then
+// initProvider's, then forProvider's, each winning over the ones before it
+// on a key, and the owner tags. When they are more than AWS allows, it
+// returns an error that names them, and the create must not be sent.
+func (w Want) AtCreate(owner map[string]string) (map[string]string, error) {
+	all := make(map[string]string, len(w.Defaults)+len(w.Init)+len(w.Spec)+len(owner))
+	maps.Copy(all, w.Defaults)
+	maps.Copy(all, w.Init)
+	maps.Copy(all, w.Spec)
+	all = WithOwner(all, owner)
+	if len(all) <= MaxPerResource {
+		return all, nil
+	}
+	var init, defaults []string
+	for k := range w.Init {
+		if _, ok := w.Spec[k]; !ok {
+			init = append(init, k)
+		}
+	}
+	for k := range w.Defaults {
+		_, spec := w.Spec[k]
+		if _, own := w.Init[k]; !spec && !own {
+			defaults = append(defaults, k)
+		}
+	}
+	parts := []string{fmt.Sprintf("%d of %s", len(w.Spec), Path)}
+	if len(init) > 0 {
+		parts = append(parts, counted(len(init), "of spec.initProvider.tags", init))
+	}
+	parts = append(parts, counted(len(defaults), "default tags of the provider config (spec.defaultTags)", defaults),
+		fmt.Sprintf("the provider's %d owner tags", len(owner)))
+	return nil, errors.Errorf(errTooManyAtCreate, MaxPerResource, len(all), joinParts(parts), len(all)-MaxPerResource)
+}
+
+const (
+	errTooManyAtCreate = "too many tags: AWS allows %d per resource, and the create would send %d: %s; nothing was created: remove %d of them (from the spec's tags or the provider config's defaultTags)"
+	errTooManyToTag    = "too many tags: AWS allows %d per resource, and tagging it as asked would make %d: %s; nothing was tagged: remove %d of them (from the spec's tags, the provider config's defaultTags, or the resource's other tags on AWS)"
+)
+
+// counted is "n what (keys)", the keys sorted.
+func counted(n int, what string, keys []string) string {
+	if len(keys) == 0 {
+		return fmt.Sprintf("%d %s", n, what)
+	}
+	slices.Sort(keys)
+	return fmt.Sprintf("%d %s: %s", n, what, strings.Join(keys, ", "))
+}
+
+// joinParts joins "a, b and c".
+func joinParts(parts []string) string {
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
 // WithOwner returns the spec's tags and the owner tags a create carries; the
@@ -156,12 +251,16 @@ func Err[O any](_ O, err error) error { return err }
 type Plan struct {
 	set    map[string]string
 	remove []string
+	// tooMany is why the plan cannot be applied: AWS would refuse it.
+	tooMany error
 }
 
 // Observe lists the resource's tags when there is anything to compare (the
-// spec has tags, or the provider set some before) and plans the change.
-// Without either it makes no call.
-func Observe(ctx context.Context, obj metav1.Object, desired map[string]string, s Service) (Plan, error) {
+// desired tags of w, or tags the provider set before) and plans the change.
+// Without either it makes no call. A plan that would leave the resource
+// with more tags than AWS allows is not applied: Apply returns why.
+func Observe(ctx context.Context, obj metav1.Object, w Want, s Service) (Plan, error) {
+	desired := w.Desired()
 	if !Listed(obj, desired) {
 		return Plan{}, nil
 	}
@@ -171,7 +270,44 @@ func Observe(ctx context.Context, obj metav1.Object, desired map[string]string, 
 		return Plan{}, awserrors.Wrap(err, "cannot list the tags of "+s.Of)
 	}
 	set, remove := Diff(desired, observed, managed)
-	return Plan{set: set, remove: remove}, nil
+	return Plan{set: set, remove: remove, tooMany: w.tooMany(observed, set, remove)}, nil
+}
+
+// tooMany says which tags make too many when the plan (set, remove) is
+// applied to observed, or nil when they fit.
+func (w Want) tooMany(observed, set map[string]string, remove []string) error {
+	after := maps.Clone(observed)
+	for _, k := range remove {
+		delete(after, k)
+	}
+	maps.Copy(after, set)
+	if len(set) == 0 || len(after) <= MaxPerResource {
+		return nil
+	}
+	var spec, defaults, owner int
+	var defaultKeys, others []string
+	desired := w.Desired()
+	for k := range after {
+		_, inSpec := w.Spec[k]
+		_, inDesired := desired[k]
+		switch {
+		case inSpec:
+			spec++
+		case inDesired:
+			defaults++
+			defaultKeys = append(defaultKeys, k)
+		case strings.HasPrefix(k, ownerPrefix):
+			owner++
+		default:
+			others = append(others, k)
+		}
+	}
+	parts := []string{fmt.Sprintf("%d of %s", spec, Path), counted(defaults, "default tags of the provider config (spec.defaultTags)", defaultKeys),
+		fmt.Sprintf("the provider's %d owner tags", owner)}
+	if len(others) > 0 {
+		parts = append(parts, counted(len(others), "other tags on AWS, which the provider leaves alone", others))
+	}
+	return errors.Errorf(errTooManyToTag, MaxPerResource, len(after), joinParts(parts), len(after)-MaxPerResource)
 }
 
 // Listed reports whether an Observe of obj lists its tags: only when the spec
@@ -186,6 +322,10 @@ func (p Plan) UpToDate() bool { return len(p.set) == 0 && len(p.remove) == 0 }
 // Apply removes the keys to drop, then sets new and changed tags; each call
 // is made only when it has something to do.
 func (p Plan) Apply(ctx context.Context, s Service) error {
+	if p.tooMany != nil {
+		// AWS would refuse the tags: no call is made.
+		return p.tooMany
+	}
 	if len(p.remove) > 0 {
 		if err := s.Remove(ctx, p.remove); err != nil {
 			return awserrors.Wrap(err, "cannot untag "+s.Of)

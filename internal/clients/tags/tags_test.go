@@ -19,6 +19,7 @@ package tags
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -132,12 +133,12 @@ func TestPlan(t *testing.T) {
 	}
 	ctx := context.Background()
 
-	p, err := Observe(ctx, object(""), nil, svc(map[string]string{"x": "1"}))
+	p, err := Observe(ctx, object(""), Want{}, svc(map[string]string{"x": "1"}))
 	if err != nil || !p.UpToDate() || calls != nil {
 		t.Fatalf("no tags in the spec and none managed: want no call and up to date, got calls %v, up to date %v (%v)", calls, p.UpToDate(), err)
 	}
 
-	p, err = Observe(ctx, object(`["a","b"]`), map[string]string{"a": "1", "c": "3"}, svc(map[string]string{"a": "0", "b": "2", "x": "1"}))
+	p, err = Observe(ctx, object(`["a","b"]`), Want{Spec: map[string]string{"a": "1", "c": "3"}}, svc(map[string]string{"a": "0", "b": "2", "x": "1"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,8 +155,137 @@ func TestPlan(t *testing.T) {
 	boom := errors.New("denied")
 	failing := svc(nil)
 	failing.Remove = func(context.Context, []string) error { return boom }
-	p, _ = Observe(ctx, object(`["a"]`), nil, svc(map[string]string{"a": "1"}))
+	p, _ = Observe(ctx, object(`["a"]`), Want{}, svc(map[string]string{"a": "1"}))
 	if err := p.Apply(ctx, failing); !errors.Is(err, boom) {
 		t.Errorf("the remove error was lost: %v", err)
+	}
+}
+
+func TestWantDesired(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		want   Want
+		wanted map[string]string
+	}{
+		"Nothing":      {reason: "No defaults and no tags want nothing.", wanted: map[string]string{}},
+		"DefaultsOnly": {reason: "The provider config's defaults are desired.", want: Want{Defaults: map[string]string{"cost": "1"}}, wanted: map[string]string{"cost": "1"}},
+		"SpecWins": {
+			reason: "The object's own tag wins over a default of the same key.",
+			want:   Want{Defaults: map[string]string{"cost": "1", "env": "prod"}, Spec: map[string]string{"cost": "2", "team": "a"}},
+			wanted: map[string]string{"cost": "2", "env": "prod", "team": "a"},
+		},
+		"InitShadowsDefault": {
+			reason: "A default whose key initProvider sets is the object's own: created with its value, then left alone; initProvider's tags are never desired.",
+			want:   Want{Defaults: map[string]string{"cost": "1", "env": "prod"}, Init: map[string]string{"cost": "2", "owner": "x"}},
+			wanted: map[string]string{"env": "prod"},
+		},
+		"SpecOverInit": {
+			reason: "A key in forProvider and initProvider is forProvider's, and kept.",
+			want:   Want{Defaults: map[string]string{"cost": "1"}, Init: map[string]string{"cost": "2"}, Spec: map[string]string{"cost": "3"}},
+			wanted: map[string]string{"cost": "3"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.wanted, tc.want.Desired()); diff != "" {
+				t.Errorf("%s\nDesired(): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+// keys returns n tags key0..key(n-1) with a prefix.
+func keys(prefix string, n int) map[string]string {
+	out := map[string]string{}
+	for i := range n {
+		out[fmt.Sprintf("%s%d", prefix, i)] = "v"
+	}
+	return out
+}
+
+func TestWantAtCreate(t *testing.T) {
+	owner := keys("crossplane-", 6)
+	type want struct {
+		tags map[string]string
+		err  []string // what the error says
+	}
+	cases := map[string]struct {
+		reason string
+		want   Want
+		out    want
+	}{
+		"Layers": {
+			reason: "A create sends defaults, initProvider's and forProvider's tags, later ones winning, and the owner tags.",
+			want:   Want{Defaults: map[string]string{"a": "d", "b": "d", "c": "d"}, Init: map[string]string{"b": "i", "c": "i"}, Spec: map[string]string{"c": "s"}},
+			out:    want{tags: WithOwner(map[string]string{"a": "d", "b": "i", "c": "s"}, owner)},
+		},
+		"Exactly50": {
+			reason: "44 own tags and 6 owner tags fit.",
+			want:   Want{Defaults: keys("d", 4), Spec: keys("s", 40)},
+			out:    want{tags: WithOwner(WithOwner(keys("d", 4), keys("s", 40)), owner)},
+		},
+		"SharedKeysCountOnce": {
+			reason: "A default the spec overrides is one tag, not two.",
+			want:   Want{Defaults: keys("s", 10), Spec: keys("s", 44)},
+			out:    want{tags: WithOwner(keys("s", 44), owner)},
+		},
+		"TooMany": {
+			reason: "Defaults that push the tags over 50 refuse the create, naming the default keys and the counts.",
+			want:   Want{Defaults: map[string]string{"cost": "1", "env": "p", "team": "x"}, Init: map[string]string{"i": "1"}, Spec: keys("s", 42)},
+			out: want{err: []string{"AWS allows 50 per resource, and the create would send 52", "42 of spec.forProvider.tags",
+				"1 of spec.initProvider.tags: i", "3 default tags of the provider config (spec.defaultTags): cost, env, team", "the provider's 6 owner tags", "remove 2"}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, err := tc.want.AtCreate(owner)
+			if diff := cmp.Diff(tc.out.tags, got); diff != "" {
+				t.Errorf("%s\nAtCreate(): -want, +got:\n%s", tc.reason, diff)
+			}
+			if (err != nil) != (tc.out.err != nil) {
+				t.Fatalf("%s\nAtCreate(): error %v, want one saying %q", tc.reason, err, tc.out.err)
+			}
+			for _, s := range tc.out.err {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("%s\nAtCreate(): error %q does not say %q", tc.reason, err, s)
+				}
+			}
+		})
+	}
+}
+
+func TestPlanTooMany(t *testing.T) {
+	var calls []string
+	observed := WithOwner(keys("s", 40), keys("crossplane-", 6))
+	observed["billing"] = "x" // someone else's
+	svc := Service{
+		List:   func(context.Context) (map[string]string, error) { return observed, nil },
+		Remove: func(context.Context, []string) error { calls = append(calls, "remove"); return nil },
+		Set:    func(context.Context, map[string]string) error { calls = append(calls, "set"); return nil },
+	}
+	w := Want{Spec: keys("s", 40), Defaults: map[string]string{"cost": "1", "env": "p", "team": "t", "zone": "z"}}
+	p, err := Observe(context.Background(), object(""), w, svc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.UpToDate() {
+		t.Fatal("defaults not on AWS reported up to date")
+	}
+	err = p.Apply(context.Background(), svc)
+	for _, s := range []string{"would make 51", "40 of spec.forProvider.tags", "4 default tags of the provider config (spec.defaultTags): cost, env, team, zone",
+		"the provider's 6 owner tags", "1 other tags on AWS, which the provider leaves alone: billing", "remove 1"} {
+		if err == nil || !strings.Contains(err.Error(), s) {
+			t.Errorf("Apply(): error %v does not say %q", err, s)
+		}
+	}
+	if calls != nil {
+		t.Errorf("Apply() made calls AWS would refuse: %v", calls)
+	}
+
+	// Three defaults fit: the plan applies.
+	delete(w.Defaults, "zone")
+	p, _ = Observe(context.Background(), object(""), w, svc)
+	if err := p.Apply(context.Background(), svc); err != nil || !slices.Equal(calls, []string{"set"}) {
+		t.Errorf("Apply() of 50 tags: calls %v, error %v; want one set", calls, err)
 	}
 }

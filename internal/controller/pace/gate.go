@@ -63,13 +63,12 @@ type GateOptions[MR resource.ModernManaged] struct {
 	Kind   string
 	Object MR
 	Kube   client.Reader
-	// Where returns the account and region a resource's calls go to.
-	Where func(context.Context, MR) (account, region string, err error)
-	// ObserveCalls are the AWS operations a resource's Observe calls.
-	ObserveCalls func(MR) []budget.Operation
-	Budgets      *budget.Budgets
-	Log          logging.Logger
-	Clock        clock.Clock
+	// Calls returns the account and region a resource's Observe calls go
+	// to, and the AWS operations it calls.
+	Calls   func(context.Context, MR) (account, region string, ops []budget.Operation, err error)
+	Budgets *budget.Budgets
+	Log     logging.Logger
+	Clock   clock.Clock
 	// Deferred are the polls put off to a later turn.
 	Deferred *Deferred
 }
@@ -141,12 +140,11 @@ func (g *Gate[MR]) Reconcile(ctx context.Context, req reconcile.Request) (reconc
 		// its turn stays reserved.
 		return reconcile.Result{RequeueAfter: wait}, nil
 	}
-	account, region, err := g.Where(ctx, mg)
+	account, region, ops, err := g.Calls(ctx, mg)
 	if err != nil {
 		// The reconciler reports what is wrong with the config.
 		return g.inner.Reconcile(ctx, req)
 	}
-	ops := g.ObserveCalls(mg)
 	wait = g.Budgets.Schedule(account, region, ops)
 	if wait < minDeferral {
 		g.logPacing(false, ops, 0)

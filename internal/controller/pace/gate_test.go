@@ -74,11 +74,10 @@ func gate(t *testing.T, c *clocktesting.FakeClock, b *budget.Budgets, inner reco
 	return NewGate(inner, GateOptions[*v1alpha1.DeliveryStream]{
 		Kind: "DeliveryStream", Object: &v1alpha1.DeliveryStream{},
 		Kube: fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).Build(),
-		Where: func(context.Context, *v1alpha1.DeliveryStream) (string, string, error) {
-			return "111122223333", "us-east-1", nil
+		Calls: func(context.Context, *v1alpha1.DeliveryStream) (string, string, []budget.Operation, error) {
+			return "111122223333", "us-east-1", []budget.Operation{describe}, nil
 		},
-		ObserveCalls: func(*v1alpha1.DeliveryStream) []budget.Operation { return []budget.Operation{describe} },
-		Budgets:      b, Log: logging.NewNopLogger(), Clock: c, Deferred: NewDeferred(c),
+		Budgets: b, Log: logging.NewNopLogger(), Clock: c, Deferred: NewDeferred(c),
 	})
 }
 

@@ -82,10 +82,12 @@ type Kind[MR resource.ModernManaged] struct {
 	// List is an empty list of the kind, for its state metrics.
 	List resource.ManagedList
 	// ObserveCalls are the AWS operations the kind's Observe calls for a
-	// resource: the budgets of these time its periodic polls, and the
-	// budget middleware counts any other call an Observe makes
-	// (metrics.UndeclaredObserveCalls), which the tests require to be none.
-	ObserveCalls func(MR) []budget.Operation
+	// resource through the session of its provider config (whose default
+	// tags, say, make the tags listed): the budgets of these time its
+	// periodic polls, and the budget middleware counts any other call an
+	// Observe makes (metrics.UndeclaredObserveCalls), which the tests
+	// require to be none.
+	ObserveCalls func(MR, *awsconfig.Session) []budget.Operation
 	// ReadyAtCreate says that AWS's answer to a create shows the resource
 	// usable, and that Create sets from it all of status.atProvider that
 	// Observe would: the object is then Ready at the Observe after the
@@ -97,7 +99,8 @@ type Kind[MR resource.ModernManaged] struct {
 type Connection struct {
 	// Kube reads and patches objects in the cluster.
 	Kube client.Client
-	// Session is the AWS session of the object's provider config and region.
+	// Session is the AWS session of the object's provider config and region;
+	// it carries the config's default tags.
 	Session *awsconfig.Session
 	// OwnerTags are the tags a create puts on what it makes, naming the
 	// object (ownership.OwnerTags of the kind).

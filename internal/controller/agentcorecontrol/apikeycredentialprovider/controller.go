@@ -87,8 +87,8 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Name:          func(mg *v1alpha1.APIKeyCredentialProvider) string { return mg.Spec.ForProvider.Name },
 		Noun:          "API-key credential provider",
 		ReadyAtCreate: true,
-		ObserveCalls: func(mg *v1alpha1.APIKeyCredentialProvider) []budget.Operation {
-			return budget.ObserveCalls(bedrockagentcorecontrol.ServiceID, "GetApiKeyCredentialProvider", "ListTagsForResource", tags.Listed(mg, mg.Spec.ForProvider.Tags))
+		ObserveCalls: func(mg *v1alpha1.APIKeyCredentialProvider, s *awsconfig.Session) []budget.Operation {
+			return budget.ObserveCalls(bedrockagentcorecontrol.ServiceID, "GetApiKeyCredentialProvider", "ListTagsForResource", tags.Listed(mg, wantTags(mg, s).Desired()))
 		},
 		AlreadyExists: []string{"ConflictException: already exists"},
 		Watches: []managedoptions.Watch{managedoptions.WatchSecrets(mgr.GetClient(), o.Logger, &v1alpha1.APIKeyCredentialProviderList{},
@@ -145,7 +145,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.APIKeyCredentialPro
 	if e.apiKey != nil {
 		diffs = append(diffs, apiKeyField)
 	}
-	if e.tags, err = tags.Observe(ctx, mg, mg.Spec.ForProvider.Tags, *e.Tags); err != nil {
+	if e.tags, err = tags.Observe(ctx, mg, wantTags(mg, e.session), *e.Tags); err != nil {
 		return managed.ExternalObservation{}, err
 	}
 	if !e.tags.UpToDate() {
@@ -160,15 +160,30 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.APIKeyCredentialPro
 	}, nil
 }
 
+// wantTags is what the credential provider's tags should be: its provider
+// config's default tags, its initProvider's and its forProvider's.
+func wantTags(mg *v1alpha1.APIKeyCredentialProvider, s *awsconfig.Session) tags.Want {
+	w := tags.Want{Defaults: s.DefaultTags, Spec: mg.Spec.ForProvider.Tags}
+	if i := mg.Spec.InitProvider; i != nil {
+		w.Init = i.Tags
+	}
+	return w
+}
+
 // Create stores the key from the resource's own namespace in AWS, with the
-// tags, and records the key's fingerprint, never the key.
+// tags (initProvider holds only tags: the key is required in forProvider),
+// and records the key's fingerprint, never the key.
 func (e *external) Create(ctx context.Context, mg *v1alpha1.APIKeyCredentialProvider) (managed.ExternalCreation, error) {
+	want := wantTags(mg, e.session)
+	tagSet, err := want.AtCreate(e.ownerTags(mg))
+	if err != nil {
+		return managed.ExternalCreation{}, err
+	}
 	key, record, err := e.secrets.ToSend(ctx, mg, apiKeyField, &mg.Spec.ForProvider.APIKey, apiKeySent)
 	if err != nil {
 		return managed.ExternalCreation{}, err
 	}
-	owner := e.ownerTags(mg)
-	out, err := e.client.CreateApiKeyCredentialProvider(ctx, ac.CreateInput(&mg.Spec.ForProvider, key, owner))
+	out, err := e.client.CreateApiKeyCredentialProvider(ctx, ac.CreateInput(&mg.Spec.ForProvider, key, tagSet))
 	if err != nil {
 		return managed.ExternalCreation{}, awserrors.Wrap(err, errCreate)
 	}
@@ -180,7 +195,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 	// usable as soon as it exists.
 	mg.Status.AtProvider = ac.Observation(out.ApiKeySecretArn)
 	mg.Status.AtProvider.ACKResourceMetadata = metadata.WithPartition(e.session, aws.ToString(out.CredentialProviderArn))
-	maps.Copy(record, tags.Record(mg, mg.Spec.ForProvider.Tags))
+	maps.Copy(record, tags.Record(mg, want.Desired()))
 	persist.AtCreate(mg, record)
 	return managed.ExternalCreation{ConnectionDetails: cd}, nil
 }
@@ -198,7 +213,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 	if err := e.tags.Apply(ctx, *e.Tags); err != nil {
 		return managed.ExternalUpdate{}, err
 	}
-	if rec := tags.Record(mg, mg.Spec.ForProvider.Tags); rec != nil {
+	if rec := tags.Record(mg, wantTags(mg, e.session).Desired()); rec != nil {
 		return managed.ExternalUpdate{}, persist.Annotations(ctx, e.kube, mg, rec)
 	}
 	return managed.ExternalUpdate{}, nil

@@ -39,6 +39,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/clients/metadata"
 	"github.com/cloudkinds/provider-aws-services/internal/conditions"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
+	"github.com/cloudkinds/provider-aws-services/internal/initprovider"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
 
@@ -74,7 +75,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		NameField: "spec.forProvider.name",
 		Name:      func(mg *v1alpha1.Endpoint) string { return mg.Spec.ForProvider.Name },
 		Noun:      "global endpoint",
-		ObserveCalls: func(*v1alpha1.Endpoint) []budget.Operation {
+		ObserveCalls: func(*v1alpha1.Endpoint, *awsconfig.Session) []budget.Operation {
 			return budget.ObserveCalls(eventbridge.ServiceID, "DescribeEndpoint", "", false)
 		},
 	})
@@ -118,16 +119,18 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Endpoint) (managed.
 	}, nil
 }
 
-// Create creates the endpoint.
+// Create creates the endpoint from forProvider, completed from
+// initProvider.
 func (e *external) Create(ctx context.Context, mg *v1alpha1.Endpoint) (managed.ExternalCreation, error) {
-	if _, err := e.client.CreateEndpoint(ctx, eb.CreateInput(&mg.Spec.ForProvider)); err != nil {
+	if _, err := e.client.CreateEndpoint(ctx, eb.CreateInput(initprovider.Merge(&mg.Spec.ForProvider, mg.Spec.InitProvider))); err != nil {
 		return managed.ExternalCreation{}, awserrors.Wrap(err, errCreate)
 	}
 	mg.SetConditions(xpv2.Creating())
 	return managed.ExternalCreation{}, nil
 }
 
-// Update sends the whole updatable configuration in one call.
+// Update sends forProvider's updatable configuration in one call; what it
+// leaves out (initProvider's fields among them) EventBridge keeps.
 func (e *external) Update(ctx context.Context, mg *v1alpha1.Endpoint) (managed.ExternalUpdate, error) {
 	if _, err := e.client.UpdateEndpoint(ctx, eb.UpdateInput(&mg.Spec.ForProvider)); err != nil {
 		return managed.ExternalUpdate{}, awserrors.Wrap(err, errUpdate)

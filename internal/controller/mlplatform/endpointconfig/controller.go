@@ -70,8 +70,8 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Name:          func(mg *v1alpha1.EndpointConfig) string { return mg.Spec.ForProvider.EndpointConfigName },
 		Noun:          "endpoint configuration",
 		ReadyAtCreate: true,
-		ObserveCalls: func(mg *v1alpha1.EndpointConfig) []budget.Operation {
-			return budget.ObserveCalls(sagemaker.ServiceID, "DescribeEndpointConfig", "ListTags", tags.Listed(mg, tags.FromList(mg.Spec.ForProvider.Tags)))
+		ObserveCalls: func(mg *v1alpha1.EndpointConfig, s *awsconfig.Session) []budget.Operation {
+			return budget.ObserveCalls(sagemaker.ServiceID, "DescribeEndpointConfig", "ListTags", tags.Listed(mg, wantTags(mg, s).Desired()))
 		},
 		AlreadyExists: []string{"ValidationException: Cannot create already existing"},
 	})
@@ -105,7 +105,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.EndpointConfig) (ma
 	p := &mg.Spec.ForProvider
 	e.bodyDiff = sm.BodyDiff(p, d)
 	diffs := append([]string{}, e.bodyDiff...)
-	if e.tags, err = tags.Observe(ctx, mg, tags.FromList(p.Tags), *e.Tags); err != nil {
+	if e.tags, err = tags.Observe(ctx, mg, wantTags(mg, e.session), *e.Tags); err != nil {
 		return managed.ExternalObservation{}, err
 	}
 	if !e.tags.UpToDate() {
@@ -117,22 +117,37 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.EndpointConfig) (ma
 	return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: len(diffs) == 0, Diff: strings.Join(diffs, ", ")}, nil
 }
 
-// Create creates the endpoint configuration with every field and its tags.
-// A KMS key with a local-storage instance type is refused before the call,
-// as SageMaker would refuse it.
+// wantTags is what the endpoint configuration's tags should be: its provider
+// config's default tags, its initProvider's and its forProvider's.
+func wantTags(mg *v1alpha1.EndpointConfig, s *awsconfig.Session) tags.Want {
+	w := tags.Want{Defaults: s.DefaultTags, Spec: tags.FromList(mg.Spec.ForProvider.Tags)}
+	if i := mg.Spec.InitProvider; i != nil {
+		w.Init = tags.FromList(i.Tags)
+	}
+	return w
+}
+
+// Create creates the endpoint configuration with every field and its tags
+// (initProvider holds only tags: SageMaker can change nothing else). A KMS
+// key with a local-storage instance type is refused before the call, as
+// SageMaker would refuse it.
 func (e *external) Create(ctx context.Context, mg *v1alpha1.EndpointConfig) (managed.ExternalCreation, error) {
 	if err := sm.LocalStorageConflict(&mg.Spec.ForProvider); err != nil {
 		return managed.ExternalCreation{}, err
 	}
-	owner := e.ownerTags(mg)
-	out, err := e.client.CreateEndpointConfig(ctx, sm.CreateInput(&mg.Spec.ForProvider, owner))
+	want := wantTags(mg, e.session)
+	tagSet, err := want.AtCreate(e.ownerTags(mg))
+	if err != nil {
+		return managed.ExternalCreation{}, err
+	}
+	out, err := e.client.CreateEndpointConfig(ctx, sm.CreateInput(&mg.Spec.ForProvider, tagSet))
 	if err != nil {
 		return managed.ExternalCreation{}, awserrors.Wrap(err, errCreate)
 	}
 	// What the Observe after the create shows: the configuration is usable
 	// as soon as it exists, and its ARN is all Observe reports.
 	mg.Status.AtProvider.ACKResourceMetadata = metadata.For(e.session, aws.ToString(out.EndpointConfigArn))
-	persist.AtCreate(mg, tags.Record(mg, tags.FromList(mg.Spec.ForProvider.Tags)))
+	persist.AtCreate(mg, tags.Record(mg, want.Desired()))
 	return managed.ExternalCreation{}, nil
 }
 
@@ -142,7 +157,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.EndpointConfig) (man
 	if err := e.tags.Apply(ctx, *e.Tags); err != nil {
 		return managed.ExternalUpdate{}, err
 	}
-	if rec := tags.Record(mg, tags.FromList(mg.Spec.ForProvider.Tags)); rec != nil {
+	if rec := tags.Record(mg, wantTags(mg, e.session).Desired()); rec != nil {
 		if err := persist.Annotations(ctx, e.kube, mg, rec); err != nil {
 			return managed.ExternalUpdate{}, err
 		}

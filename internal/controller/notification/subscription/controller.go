@@ -42,6 +42,7 @@ import (
 	snsclient "github.com/cloudkinds/provider-aws-services/internal/clients/sns"
 	"github.com/cloudkinds/provider-aws-services/internal/conditions"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
+	"github.com/cloudkinds/provider-aws-services/internal/initprovider"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
 
@@ -71,8 +72,14 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 			return &external{client: awsconfig.ClientFor(c.Session, sns.NewFromConfig), session: c.Session}
 		},
 		Noun: "subscription",
-		ObserveCalls: func(*v1alpha1.Subscription) []budget.Operation {
-			return budget.ObserveCalls(sns.ServiceID, "GetSubscriptionAttributes", "", false)
+		ObserveCalls: func(mg *v1alpha1.Subscription, _ *awsconfig.Session) []budget.Operation {
+			ops := budget.ObserveCalls(sns.ServiceID, "GetSubscriptionAttributes", "", false)
+			if meta.GetExternalName(mg) == "" {
+				// Without its ARN, Observe looks the subscription up
+				// among its topic's.
+				ops = append(ops, budget.Operation{Service: sns.ServiceID, Name: "ListSubscriptionsByTopic"})
+			}
+			return ops
 		},
 		Identity:      Identity,
 		Where:         topicPlace,
@@ -215,9 +222,11 @@ func (e *external) lookup(ctx context.Context, p *v1alpha1.SubscriptionParameter
 // the external name. Subscribe is idempotent, so a retry after a lost answer
 // returns the same subscription. When the spec's attributes changed since
 // that lost answer, SNS refuses them; the existing subscription is then
-// taken as created, and the next reconcile sets its attributes.
+// taken as created, and the next reconcile sets its attributes (those of
+// forProvider: initProvider's are sent with Subscribe only).
 func (e *external) Create(ctx context.Context, mg *v1alpha1.Subscription) (managed.ExternalCreation, error) {
-	out, err := e.client.Subscribe(ctx, snsclient.SubscribeInput(&mg.Spec.ForProvider))
+	p := initprovider.Merge(&mg.Spec.ForProvider, mg.Spec.InitProvider)
+	out, err := e.client.Subscribe(ctx, snsclient.SubscribeInput(p))
 	if awserrors.Matches(err, snsclient.ErrDifferentAttributes) {
 		if out, err = e.client.Subscribe(ctx, snsclient.ExistingSubscriptionInput(&mg.Spec.ForProvider)); err != nil {
 			return managed.ExternalCreation{}, awserrors.Wrap(err, errExisting)

@@ -45,6 +45,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/conditions"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
+	"github.com/cloudkinds/provider-aws-services/internal/initprovider"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 	"github.com/cloudkinds/provider-aws-services/internal/persist"
 	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
@@ -59,7 +60,8 @@ const (
 
 	errOtherDestination = "delivery stream %q (the crossplane.io/external-name annotation) delivers to %s, not to an HTTP endpoint; a DeliveryStream manages only streams with an HTTP endpoint destination: set the annotation to such a stream, or remove it to create one"
 
-	accessKeyField = "spec.forProvider.httpEndpointDestinationConfiguration.endpointConfiguration.accessKey"
+	accessKeyField     = "spec.forProvider.httpEndpointDestinationConfiguration.endpointConfiguration.accessKey"
+	initAccessKeyField = "spec.initProvider.httpEndpointDestinationConfiguration.endpointConfiguration.accessKey"
 
 	// AnnotationAccessKeyFingerprint records a keyed hash of the access key
 	// last sent to AWS, which never returns the key: a change of the
@@ -101,12 +103,12 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		NameField: "spec.forProvider.deliveryStreamName",
 		Name:      func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
 		Noun:      "delivery stream",
-		ObserveCalls: func(mg *v1alpha1.DeliveryStream) []budget.Operation {
-			return budget.ObserveCalls(firehose.ServiceID, "DescribeDeliveryStream", "ListTagsForDeliveryStream", tags.Listed(mg, tags.FromList(mg.Spec.ForProvider.Tags)))
+		ObserveCalls: func(mg *v1alpha1.DeliveryStream, s *awsconfig.Session) []budget.Operation {
+			return budget.ObserveCalls(firehose.ServiceID, "DescribeDeliveryStream", "ListTagsForDeliveryStream", tags.Listed(mg, wantTags(mg, s).Desired()))
 		},
 		AlreadyExists: []string{"ResourceInUseException: already exists"},
 		Watches: []managedoptions.Watch{managedoptions.WatchSecrets(mgr.GetClient(), o.Logger, &v1alpha1.DeliveryStreamList{}, func(mg *v1alpha1.DeliveryStream) []string {
-			if ref := accessKeyRef(mg); ref != nil && ref.Name != nil {
+			if ref := accessKeyRef(&mg.Spec.ForProvider); ref != nil && ref.Name != nil {
 				return []string{*ref.Name}
 			}
 			return nil
@@ -204,7 +206,7 @@ func (e *external) diff(ctx context.Context, mg *v1alpha1.DeliveryStream, d *typ
 	// DescribeDeliveryStream does not return tags: they are listed only when
 	// there are tags to compare.
 	var err error
-	e.tags, err = tags.Observe(ctx, mg, tags.FromList(p.Tags), *e.Tags)
+	e.tags, err = tags.Observe(ctx, mg, wantTags(mg, e.session), *e.Tags)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +223,7 @@ var accessKeySent = secretkey.Sent{Fingerprint: AnnotationAccessKeyFingerprint, 
 // last sent; the key is read only when its Secret changed. AWS never returns
 // the key, so this is the only way to notice a rotation.
 func (e *external) readChangedAccessKey(ctx context.Context, mg *v1alpha1.DeliveryStream) error {
-	ref := accessKeyRef(mg)
+	ref := accessKeyRef(&mg.Spec.ForProvider)
 	if ref == nil {
 		return nil
 	}
@@ -230,8 +232,8 @@ func (e *external) readChangedAccessKey(ctx context.Context, mg *v1alpha1.Delive
 	return err
 }
 
-func accessKeyRef(mg *v1alpha1.DeliveryStream) *common.SecretKeyReference {
-	d := mg.Spec.ForProvider.HTTPEndpointDestinationConfiguration
+func accessKeyRef(p *v1alpha1.DeliveryStreamParameters) *common.SecretKeyReference {
+	d := p.HTTPEndpointDestinationConfiguration
 	if d == nil || d.EndpointConfiguration == nil {
 		return nil
 	}
@@ -244,22 +246,41 @@ func (e *external) setMetadata(mg *v1alpha1.DeliveryStream, d *types.DeliveryStr
 	mg.Status.AtProvider.ACKResourceMetadata = metadata.For(e.session, metadata.VerifiedARN(mg, previous, aws.ToString(d.DeliveryStreamARN), upToDate))
 }
 
+// wantTags is what the stream's tags should be: its provider config's
+// default tags, its initProvider's and its forProvider's.
+func wantTags(mg *v1alpha1.DeliveryStream, s *awsconfig.Session) tags.Want {
+	w := tags.Want{Defaults: s.DefaultTags, Spec: tags.FromList(mg.Spec.ForProvider.Tags)}
+	if i := mg.Spec.InitProvider; i != nil {
+		w.Init = tags.FromList(i.Tags)
+	}
+	return w
+}
+
 // Create creates the stream with its destination, backup, encryption and
-// tags in one call.
+// tags in one call: forProvider, completed from initProvider.
 func (e *external) Create(ctx context.Context, mg *v1alpha1.DeliveryStream) (managed.ExternalCreation, error) {
+	want := wantTags(mg, e.session)
+	tagSet, err := want.AtCreate(e.ownerTags(mg))
+	if err != nil {
+		return managed.ExternalCreation{}, err
+	}
+	p := initprovider.Merge(&mg.Spec.ForProvider, mg.Spec.InitProvider)
 	var accessKey *string
-	sent := map[string]string{AnnotationBufferingHintsSent: fh.BufferingHintsSent(&mg.Spec.ForProvider)}
-	maps.Copy(sent, tags.Record(mg, tags.FromList(mg.Spec.ForProvider.Tags)))
-	if ref := accessKeyRef(mg); ref != nil {
-		key, record, err := e.secrets.ToSend(ctx, mg, accessKeyField, ref, accessKeySent)
+	sent := map[string]string{AnnotationBufferingHintsSent: fh.BufferingHintsSent(p)}
+	maps.Copy(sent, tags.Record(mg, want.Desired()))
+	if ref := accessKeyRef(p); ref != nil {
+		field := accessKeyField
+		if accessKeyRef(&mg.Spec.ForProvider) == nil {
+			field = initAccessKeyField
+		}
+		key, record, err := e.secrets.ToSend(ctx, mg, field, ref, accessKeySent)
 		if err != nil {
 			return managed.ExternalCreation{}, err
 		}
 		accessKey = aws.String(string(key))
 		maps.Copy(sent, record)
 	}
-	owner := e.ownerTags(mg)
-	if _, err := e.client.CreateDeliveryStream(ctx, fh.CreateInput(&mg.Spec.ForProvider, accessKey, owner)); err != nil {
+	if _, err := e.client.CreateDeliveryStream(ctx, fh.CreateInput(p, accessKey, tagSet)); err != nil {
 		return managed.ExternalCreation{}, awserrors.Wrap(err, errCreate)
 	}
 	mg.SetConditions(states.Condition(string(types.DeliveryStreamStatusCreating), ""))
@@ -305,7 +326,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.DeliveryStream) (man
 	if err := e.tags.Apply(ctx, *e.Tags); err != nil {
 		return managed.ExternalUpdate{}, err
 	}
-	if rec := tags.Record(mg, tags.FromList(p.Tags)); rec != nil {
+	if rec := tags.Record(mg, wantTags(mg, e.session).Desired()); rec != nil {
 		return managed.ExternalUpdate{}, persist.Annotations(ctx, e.kube, mg, rec)
 	}
 	return managed.ExternalUpdate{}, nil

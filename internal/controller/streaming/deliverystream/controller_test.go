@@ -19,6 +19,7 @@ package deliverystream
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
@@ -35,6 +36,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/test"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -45,6 +47,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	fh "github.com/cloudkinds/provider-aws-services/internal/clients/firehose"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
 	"github.com/cloudkinds/provider-aws-services/internal/conditions"
 	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
 )
@@ -301,4 +304,94 @@ var fingerprintKey = secretkey.NewKey([]byte("0123456789abcdef0123456789abcdef")
 // ownerTags are the owner tags setup gives the kind's creates.
 func ownerTags(mg resource.Managed) map[string]string {
 	return ownership.OwnerTags(v1alpha1.DeliveryStreamGroupVersionKind.GroupKind(), mg)
+}
+
+func TestCreateFromInitProviderAndDefaultTags(t *testing.T) {
+	hints := &v1alpha1.BufferingHints{SizeInMBs: aws.Int64(5), IntervalInSeconds: aws.Int64(300)}
+	tag := func(k, v string) common.Tag { return common.Tag{Key: aws.String(k), Value: aws.String(v)} }
+	manyTags := func(n int) []common.Tag {
+		out := make([]common.Tag, 0, n)
+		for i := range n {
+			out = append(out, tag("k"+string(rune('a'+i/26))+string(rune('a'+i%26)), "v"))
+		}
+		return out
+	}
+	type want struct {
+		created     bool
+		hints       *types.HttpEndpointBufferingHints
+		tags        map[string]string // besides the owner tags
+		managedKeys string
+		err         []string
+	}
+	cases := map[string]struct {
+		reason   string
+		defaults map[string]string
+		spec     []common.Tag
+		init     *v1alpha1.DeliveryStreamInitParameters
+		want     want
+	}{
+		"InitProviderAndDefaults": {
+			reason:   "The create sends initProvider's hints and tags, the config's defaults and forProvider's tags (the object's own winning on a key); only the defaults and forProvider's keys are recorded as managed.",
+			defaults: map[string]string{"cost": "platform", "env": "prod", "owner": "platform"},
+			spec:     []common.Tag{tag("env", "dev")},
+			init:     &v1alpha1.DeliveryStreamInitParameters{Tags: []common.Tag{tag("owner", "team-a"), tag("tuned-by", "ops")}, HTTPEndpointDestinationConfiguration: &v1alpha1.HTTPEndpointDestinationConfigurationInitParameters{BufferingHints: hints}},
+			want: want{
+				created: true, hints: &types.HttpEndpointBufferingHints{SizeInMBs: aws.Int32(5), IntervalInSeconds: aws.Int32(300)},
+				tags:        map[string]string{"cost": "platform", "env": "dev", "owner": "team-a", "tuned-by": "ops"},
+				managedKeys: `["cost","env"]`,
+			},
+		},
+		"TooManyTags": {
+			reason:   "Defaults that make more than 50 tags with the spec's and the owner tags refuse the create before any call.",
+			defaults: map[string]string{"cost": "platform"},
+			spec:     manyTags(44),
+			want:     want{err: []string{"the create would send 51", "1 default tags of the provider config (spec.defaultTags): cost", "remove 1"}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			mg := newMR()
+			mg.Spec.ForProvider.Tags = tc.spec
+			mg.Spec.InitProvider = tc.init
+			mg.Spec.ProviderConfigReference = &xpv2.ProviderConfigReference{Kind: "ClusterProviderConfig", Name: "default"} // all 6 owner tags
+			var sent *firehose.CreateDeliveryStreamInput
+			api := &mockAPI{}
+			if tc.want.created {
+				api.create = func(in *firehose.CreateDeliveryStreamInput) (*firehose.CreateDeliveryStreamOutput, error) {
+					sent = in
+					return &firehose.CreateDeliveryStreamOutput{}, nil
+				}
+			}
+			e := newExternal(t, api, mg)
+			e.session.DefaultTags = tc.defaults
+			_, err := e.Create(context.Background(), mg)
+			if !tc.want.created {
+				for _, s := range tc.want.err {
+					if err == nil || !strings.Contains(err.Error(), s) {
+						t.Errorf("%s\nCreate(): error %v does not say %q", tc.reason, err, s)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want.hints, sent.HttpEndpointDestinationConfiguration.BufferingHints, cmpopts.IgnoreUnexported(types.HttpEndpointBufferingHints{})); diff != "" {
+				t.Errorf("%s\nbuffering hints sent: -want, +got:\n%s", tc.reason, diff)
+			}
+			got := fh.TagMap(sent.Tags)
+			for k := range ownerTags(mg) {
+				delete(got, k)
+			}
+			if diff := cmp.Diff(tc.want.tags, got); diff != "" {
+				t.Errorf("%s\ntags sent: -want, +got:\n%s", tc.reason, diff)
+			}
+			if got := mg.GetAnnotations()[tags.AnnotationManagedKeys]; got != tc.want.managedKeys {
+				t.Errorf("%s\nmanaged tag keys recorded: want %s, got %s", tc.reason, tc.want.managedKeys, got)
+			}
+			if mg.Spec.ForProvider.HTTPEndpointDestinationConfiguration.BufferingHints != nil {
+				t.Errorf("%s\ninitProvider's hints were written into forProvider", tc.reason)
+			}
+		})
+	}
 }
