@@ -26,7 +26,7 @@ TEST_FLAGS    ?= -count=1 -p 1
 export KUBEBUILDER_ASSETS := $(CONTROLPLANE)
 
 
-.PHONY: all generate build controlplane controlplane-run test test.unit test.integration test.e2e test.package test.package.run bench chaos package-tools image xpkg lint reviewable run dev dev-down clean
+.PHONY: all generate build controlplane controlplane-run test test.unit test.integration test.integration.build test.e2e test.package test.package.run bench chaos package-tools image xpkg lint reviewable run dev dev-down clean
 
 all: build
 
@@ -81,11 +81,18 @@ test.unit:
 	$(GO) test $(TEST_FLAGS) ./...
 
 # The kinds' subtests of a table wait on the provider, not on the CPU: they run
-# side by side, more of them than the two cores. INTEGRATION_PACKAGES narrows
-# the run (make test runs the crash storm beside the rest).
+# side by side, more of them than the two cores. INTEGRATION_PACKAGES,
+# INTEGRATION_RUN and INTEGRATION_SKIP (go test's -run and -skip) narrow the
+# run: make test splits the suite into runs side by side (hack/test.sh).
 INTEGRATION_PACKAGES ?= ./test/integration/...
 test.integration: controlplane
-	$(GO) test $(TEST_FLAGS) -parallel 5 -timeout 30m -tags integration $(INTEGRATION_PACKAGES)
+	$(GO) test $(TEST_FLAGS) -parallel 5 -timeout 30m -tags integration \
+		$(if $(INTEGRATION_RUN),-run '$(INTEGRATION_RUN)') $(if $(INTEGRATION_SKIP),-skip '$(INTEGRATION_SKIP)') $(INTEGRATION_PACKAGES)
+
+# Compiles the integration suite's main package without running it: make test
+# compiles it once before its runs side by side.
+test.integration.build:
+	$(GO) test -c -tags integration -o /dev/null ./test/integration/
 
 test.e2e: controlplane
 	$(GO) test $(TEST_FLAGS) -timeout 15m -tags e2e ./test/e2e/...

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# `make test`: every stage of the tests, in three lanes side by side.
+# `make test`: every stage of the tests, in lanes side by side.
 #
-#   two API lanes, at normal priority, with the tests that run control planes
-#   of their own and mostly wait on them: the integration suite's main package
-#   (the longest stage) in one; the crash storm and the scale package's tests,
-#   make dev end to end, and the package installed and composed by Crossplane
-#   in the other;
+#   three API lanes, at normal priority, with the tests that run control
+#   planes of their own and mostly wait on them: the integration suite's main
+#   package, the longest stage, split in two runs (integration.1 and .2), one
+#   per lane; make dev end to end, the crash storm with the scale package's
+#   tests (chaos), and the package installed and composed by Crossplane in the
+#   third;
 #   the CPU lane, niced so that the API lanes' time budgets keep their CPU:
-#   the stages that need no API server (lint, unit tests, the package build).
+#   the stages that need no API server (the package build, lint, unit tests).
 #
 # Each stage is a make target; its output goes to _output/test-logs/STAGE.log
 # and is printed whole when the stage fails (go test's result lines always).
@@ -72,21 +73,33 @@ report() {
   return 0
 }
 
+# The integration suite's main package runs in two processes, each with a
+# control plane, an emulator and a provider of its own: its tests alternate
+# between them by name, and the second runs every test the first does not
+# (go test -skip), so that none is left out.
+first=$(grep -ho '^func Test[A-Za-z0-9_]*(t \*testing\.T)' test/integration/*_test.go |
+  sed 's/^func \(Test[A-Za-z0-9_]*\).*/\1/' | sort | awk 'NR % 2 == 1' | paste -sd'|' -)
+first="^(${first:-TestNone})\b"
+
 # The stages, in their lanes.
-integration_lane() {
+integration1_lane() {
   stage controlplane -- controlplane
-  stage integration controlplane -- test.integration INTEGRATION_PACKAGES=./test/integration/
+  stage integration.build -- test.integration.build
+  stage integration.1 controlplane integration.build -- test.integration INTEGRATION_PACKAGES=./test/integration/ "INTEGRATION_RUN=$first"
+}
+integration2_lane() {
+  stage integration.2 controlplane integration.build -- test.integration INTEGRATION_PACKAGES=./test/integration/ "INTEGRATION_SKIP=$first"
 }
 api_lane() {
   await controlplane
   stage e2e controlplane -- test.e2e
-  stage storm controlplane -- test.integration "INTEGRATION_PACKAGES=./test/integration/chaos/ ./test/integration/scale/"
+  stage chaos controlplane -- test.integration "INTEGRATION_PACKAGES=./test/integration/chaos/ ./test/integration/scale/"
   stage package controlplane xpkg -- test.package.run
 }
 cpu_lane() {
+  stage xpkg -- xpkg
   stage lint -- lint
   stage unit -- test.unit
-  stage xpkg -- xpkg
 }
 
 lanes=()
@@ -98,12 +111,15 @@ trap 'cleanup; exit 130' INT TERM
 if [ "${TEST_LANES:-2}" = 1 ]; then
   say "running the stages one after the other (logs in $logs)"
   cpu_lane
-  integration_lane
+  integration1_lane
+  integration2_lane
   api_lane
 else
-  say "running the stages in three lanes side by side (logs in $logs)"
+  say "running the stages in four lanes side by side (logs in $logs)"
   set -m # each lane in a process group of its own, for cleanup
-  integration_lane &
+  integration1_lane &
+  lanes+=($!)
+  integration2_lane &
   lanes+=($!)
   api_lane &
   lanes+=($!)
@@ -115,12 +131,12 @@ fi
 
 # The table.
 failed=0 passed=0
-printf '\n%-14s %8s  %s\n' stage seconds result
-for name in controlplane lint unit integration e2e storm xpkg package; do
+printf '\n%-18s %8s  %s\n' stage seconds result
+for name in controlplane xpkg lint unit integration.build integration.1 integration.2 e2e chaos package; do
   read -r status secs rest <"$logs/$name.status" 2>/dev/null || { status=missing; secs=-; rest=; }
-  printf '%-14s %8s  %s\n' "$name" "$secs" "$status${rest:+ $rest}"
+  printf '%-18s %8s  %s\n' "$name" "$secs" "$status${rest:+ $rest}"
   if [ "$status" = ok ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
-printf '%-14s %8s\n' total $((SECONDS - started))
+printf '%-18s %8s\n' total $((SECONDS - started))
 echo "stages: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
