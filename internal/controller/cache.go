@@ -35,7 +35,9 @@ import (
 // keeps only its name, namespace, UID and resourceVersion: a Secret applied
 // with kubectl carries its whole data in an annotation. A Namespace keeps
 // its labels too, which a ClusterProviderConfig's spec.namespaces.selector
-// matches; the namespaces are cached only once such a selector is used.
+// matches, and its deletion policies (ACK's annotations); the namespaces are
+// cached only once such a selector is used or a managed resource without a
+// deletion policy of its own is deleted.
 //
 // Of Leases it caches only the ownership claims of namespace, the
 // provider's own.

@@ -19,21 +19,36 @@ package controller
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
+
+	"github.com/cloudkinds/provider-aws-services/internal/controller/ackannotations"
 )
 
 // namespaceMetadata is an empty Namespace read as metadata only: the cache
-// holds Namespaces so, with nothing but their names and labels. A
-// ClusterProviderConfig's spec.namespaces.selector matches the labels
-// (internal/clients/awsconfig reads them); nothing reads a Namespace before
-// such a selector decides, so a provider without one never lists them.
+// holds Namespaces so, with nothing but their names, labels and deletion
+// policies. A ClusterProviderConfig's spec.namespaces.selector matches the
+// labels (internal/clients/awsconfig reads them); the deletion of a managed
+// resource that has no deletion policy of its own reads its namespace's
+// (internal/controller/ackannotations). Nothing reads a Namespace before
+// either, so a provider that needs neither never lists them.
 func namespaceMetadata() *metav1.PartialObjectMetadata {
 	return &metav1.PartialObjectMetadata{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Namespace"}}
 }
 
-// labelledMetadata is leanObject that keeps the labels.
+// labelledMetadata is leanObject that keeps the labels and the deletion
+// policies (ackannotations.NamespaceKeeps), and no other annotation: a
+// Namespace applied with kubectl carries its whole manifest in one.
 func labelledMetadata(in any) (any, error) {
 	if m, ok := in.(*metav1.PartialObjectMetadata); ok {
-		m.Annotations, m.OwnerReferences, m.Finalizers = nil, nil, nil
+		var kept map[string]string
+		for k, v := range m.Annotations {
+			if ackannotations.NamespaceKeeps(k) {
+				if kept == nil {
+					kept = map[string]string{}
+				}
+				kept[k] = v
+			}
+		}
+		m.Annotations, m.OwnerReferences, m.Finalizers = kept, nil, nil
 	}
 	return cache.TransformStripManagedFields()(in)
 }

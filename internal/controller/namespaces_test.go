@@ -28,8 +28,13 @@ func TestCachedMetadata(t *testing.T) {
 		m := namespaceMetadata()
 		m.ObjectMeta = metav1.ObjectMeta{
 			Name: "team-a", UID: "uid", ResourceVersion: "7",
-			Labels:          map[string]string{"tenant": "platform"},
-			Annotations:     map[string]string{"kubectl.kubernetes.io/last-applied-configuration": "{...}"},
+			Labels: map[string]string{"tenant": "platform"},
+			Annotations: map[string]string{
+				"kubectl.kubernetes.io/last-applied-configuration": "{...}",
+				"streaming.services.k8s.aws/deletion-policy":       "retain",
+				"services.k8s.aws/deletion-policy":                 "delete",
+				"services.k8s.aws/region":                          "eu-west-1",
+			},
 			OwnerReferences: []metav1.OwnerReference{{Name: "owner"}},
 			Finalizers:      []string{"kubernetes"},
 			ManagedFields:   []metav1.ManagedFieldsEntry{{Manager: "kubectl"}},
@@ -39,13 +44,14 @@ func TestCachedMetadata(t *testing.T) {
 	identity := metav1.ObjectMeta{Name: "team-a", UID: "uid", ResourceVersion: "7"}
 	labelled := identity
 	labelled.Labels = map[string]string{"tenant": "platform"}
+	labelled.Annotations = map[string]string{"streaming.services.k8s.aws/deletion-policy": "retain", "services.k8s.aws/deletion-policy": "delete"}
 	cases := map[string]struct {
 		reason    string
 		transform func(any) (any, error)
 		want      metav1.ObjectMeta
 	}{
 		"Namespace": {
-			reason:    "A cached Namespace keeps its identity and its labels, which spec.namespaces.selector matches, and nothing else.",
+			reason:    "A cached Namespace keeps its identity, its labels, which spec.namespaces.selector matches, and its deletion policies, and nothing else.",
 			transform: labelledMetadata,
 			want:      labelled,
 		},
