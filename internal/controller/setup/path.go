@@ -21,6 +21,7 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	xperrors "github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
@@ -34,6 +35,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/ackannotations"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/connect"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/finalizer"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/kubeclient"
@@ -56,8 +58,15 @@ import (
 //  3. --max-reconcile-rate (crossplane-runtime's rate limiter), then a count
 //     of the reconciles run, then a conflict (the object changed since it
 //     was read) requeued without an error.
-//  4. crossplane-runtime's managed reconciler, which calls, in its order:
-//     a. the initializer: the external name from the kind's name field;
+//  4. ackannotations.Retaining: a deleted object whose deletion policy is
+//     retain is let go, its finalizer removed with no call to AWS, as the
+//     managed reconciler lets go one whose management policies lack Delete;
+//     every other object goes on to crossplane-runtime's managed
+//     reconciler, which calls, in its order:
+//     a. the initializers: ackannotations warns once of an ACK annotation
+//     the provider does not honour, and stops a deletion whose deletion
+//     policy is neither retain nor delete; the external name from the
+//     kind's name field;
 //     b. references.Resolver: the referenced ARNs, in memory only;
 //     c. connect.Connector: the provider config admits the namespace, its
 //     usage is tracked, and the external client is built on the cached
@@ -104,6 +113,8 @@ type path[MR resource.ModernManaged] struct {
 	kube             client.Client
 	policiesHonoured bool
 	owners           *ownership.Kind[MR]
+	annotations      *ackannotations.Annotations
+	finalizer        *finalizer.Deferred
 
 	// What a reconcile keeps for a later one.
 	resolver *references.Resolver
@@ -125,6 +136,11 @@ func newPath[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, 
 		observations:     metrics.NewObservations(k.GroupVersionKind.Kind),
 	}
 	p.resolver = references.New(p.kube)
+	p.finalizer = &finalizer.Deferred{
+		Finalizer: resource.NewAPIFinalizer(p.kube, managed.FinalizerName),
+		ToCreate:  p.toCreate, PoliciesHonoured: p.policiesHonoured, Claims: p.owners.Claims,
+	}
+	p.annotations = ackannotations.New(k.GroupVersionKind.Group, p.kube, event.NewAPIRecorder(mgr.GetEventRecorderFor(p.name))) //nolint:staticcheck,nolintlint // as managedoptions.For
 	if k.ReadyAtCreate {
 		p.answers = readyatcreate.New()
 	}
@@ -167,27 +183,29 @@ func (p *path[MR]) rateLimited(r reconcile.Reconciler) reconcile.Reconciler {
 	return ratelimiter.NewReconciler(p.name, metrics.CountReconciles(p.name, xperrors.WithSilentRequeueOnConflict(r)), p.o.GlobalRateLimiter)
 }
 
-// 4. crossplane-runtime's managed reconciler, with the provider's steps.
+// 4. A deleted object whose deletion policy is retain is let go; the others
+// go to crossplane-runtime's managed reconciler, with the provider's steps.
 func (p *path[MR]) managedReconciler() reconcile.Reconciler {
-	initializers := []managed.Initializer{}
+	initializers := []managed.Initializer{p.annotations} // 4a
 	if p.kind.NameField != "" {
 		initializers = append(initializers, externalname.FromField(p.kind.NameField, p.kind.Name)) // 4a
 	}
-	return managed.NewReconciler(p.mgr, resource.ManagedKind(p.kind.GroupVersionKind),
+	r := managed.NewReconciler(p.mgr, resource.ManagedKind(p.kind.GroupVersionKind),
 		managedoptions.For(p.mgr, p.name, p.o, p.shared.polling(),
 			managed.WithInitializers(initializers...),
 			managed.WithReferenceResolver(p.resolver), // 4b
 			managed.WithTypedExternalConnector[MR](connect.New(p.kube, p.shared.Sessions, p.kind.Region, p.external)), // 4c
-			managed.WithFinalizer(&finalizer.Deferred{ // 4e
-				Finalizer: resource.NewAPIFinalizer(p.kube, managed.FinalizerName),
-				ToCreate:  p.toCreate, PoliciesHonoured: p.policiesHonoured, Claims: p.owners.Claims,
-			}),
+			managed.WithFinalizer(p.finalizer), // 4e
 			// Every kind can learn what a create it cannot remember made:
 			// four by the name the user chose, Subscription by looking
 			// its topic up. A provider killed between the create call and
 			// the record of its result so never strands a resource.
 			managed.WithDeterministicExternalName(true),
 		)...)
+	return ackannotations.Retaining(p.annotations, r, ackannotations.RetainingOptions[MR]{
+		New: p.kind.newObject, Kube: p.kube, Finalizer: p.finalizer,
+		Released: func(mg MR) { p.observations.Forget(mg.GetUID()) },
+	})
 }
 
 // external builds the external clients of a session (4d, 4f), outermost
