@@ -31,6 +31,7 @@ import (
 	notificationv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 
+	"github.com/cloudkinds/provider-aws-services/internal/controller/ackannotations"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/agentcorecontrol/apikeycredentialprovider"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/config"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/eventbus/endpoint"
@@ -80,14 +81,20 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 	if err != nil {
 		return err
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 	if shared.Namespace != "" {
 		// Objects made before this are the previous release's, which
 		// kept no ownership claims.
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
 		if err := ownership.MarkEra(ctx, mgr.GetClient(), shared.Namespace); err != nil {
 			return err
 		}
+	}
+	if shared.NamespacesReadable, err = ackannotations.NamespacesReadable(ctx, mgr.GetClient()); err != nil {
+		return err
+	}
+	if !shared.NamespacesReadable {
+		o.Logger.Info("Namespaces' deletion policies are not read: the provider may not get, list and watch namespaces (cluster/rbac/namespaces.yaml grants it). An object's own services.k8s.aws/deletion-policy decides.")
 	}
 	if o.Gate == nil {
 		for _, k := range kinds {

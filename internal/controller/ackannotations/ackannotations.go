@@ -58,15 +58,16 @@ const errUnsupported = "annotation %s has no effect: of ACK's annotations this p
 // Annotations reads ACK's annotations on the objects of one API group.
 type Annotations struct {
 	group      string
-	namespaces client.Reader
+	namespaces client.Reader // nil when the provider may not read namespaces
 	record     event.Recorder
 	warned     *warned
 }
 
 // New returns the reader of ACK's annotations on the objects of group.
 // namespaces reads Namespaces' metadata (from the manager's cache, whose
-// transform keeps their deletion policies: NamespaceKeeps); record records
-// the events.
+// transform keeps their deletion policies: NamespaceKeeps); nil when the
+// provider may not read namespaces (NamespacesReadable), whose deletion
+// policies are then not read. record records the events.
 func New(group string, namespaces client.Reader, record event.Recorder) *Annotations {
 	return &Annotations{group: group, namespaces: namespaces, record: record, warned: &warned{of: map[types.UID]map[string]bool{}}}
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource/fake"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/test"
 	"github.com/google/go-cmp/cmp"
+	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -422,6 +423,63 @@ func TestRetaining(t *testing.T) {
 			got := want{reconciles: in.reconciles, removed: removed, released: released, events: rec.events, err: err}
 			if diff := cmp.Diff(tc.want, got, test.EquateErrors(), cmp.AllowUnexported(want{})); diff != "" {
 				t.Errorf("%s\nReconcile(...): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestNamespacesReadable(t *testing.T) {
+	// allowing answers a SelfSubjectAccessReview as the API server does
+	// for a provider allowed the verbs allowed.
+	allowing := func(allowed ...string) client.Client {
+		return &test.MockClient{MockCreate: func(_ context.Context, obj client.Object, _ ...client.CreateOption) error {
+			r, ok := obj.(*authorizationv1.SelfSubjectAccessReview)
+			if !ok {
+				return errors.New("not a SelfSubjectAccessReview")
+			}
+			for _, v := range allowed {
+				if r.Spec.ResourceAttributes.Verb == v && r.Spec.ResourceAttributes.Resource == "namespaces" {
+					r.Status.Allowed = true
+				}
+			}
+			return nil
+		}}
+	}
+	type want struct {
+		readable bool
+		err      bool
+	}
+	cases := map[string]struct {
+		reason string
+		kube   client.Client
+		want   want
+	}{
+		"Granted": {
+			reason: "With get, list and watch on namespaces (cluster/rbac/namespaces.yaml), their deletion policies are read.",
+			kube:   allowing("get", "list", "watch"),
+			want:   want{readable: true},
+		},
+		"CrossplaneRolesOnly": {
+			reason: "Crossplane's RBAC manager grants nothing on namespaces: their deletion policies are not read, so that no deletion waits for a cache that never fills.",
+			kube:   allowing(),
+			want:   want{},
+		},
+		"NoWatch": {
+			reason: "Without watch the cache of namespaces cannot fill either.",
+			kube:   allowing("get", "list"),
+			want:   want{},
+		},
+		"CannotAsk": {
+			reason: "A question the API server does not answer is an error, not a no.",
+			kube:   &test.MockClient{MockCreate: test.NewMockCreateFn(errors.New("boom"))},
+			want:   want{err: true},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			readable, err := NamespacesReadable(context.Background(), tc.kube)
+			if diff := cmp.Diff(tc.want, want{readable: readable, err: err != nil}, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}

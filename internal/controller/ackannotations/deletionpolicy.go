@@ -26,6 +26,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	authorizationv1 "k8s.io/api/authorization/v1"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -136,8 +137,11 @@ func invalid(key, v, ns string) error {
 
 // namespaceAnnotations reads the deletion policies of namespace ns from the
 // cache of namespaces' metadata. A namespace the cache does not know has
-// none.
+// none, and so has every namespace when the provider may not read them.
 func (a *Annotations) namespaceAnnotations(ctx context.Context, ns string) (map[string]string, error) {
+	if a.namespaces == nil {
+		return nil, nil
+	}
 	m := &metav1.PartialObjectMetadata{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Namespace"}}
 	rctx, cancel := context.WithTimeout(ctx, namespaceTimeout)
 	defer cancel()
@@ -201,4 +205,25 @@ func (r *retaining[MR]) Reconcile(ctx context.Context, req reconcile.Request) (r
 		r.o.Released(mg)
 	}
 	return reconcile.Result{}, nil
+}
+
+// NamespacesReadable reports whether the provider may get, list and watch
+// namespaces (cluster/rbac/namespaces.yaml grants it; Crossplane's RBAC
+// manager does not), asking the API server once. Without that permission
+// the cache of namespaces would never fill, and every deletion would wait
+// for a namespace it cannot read: the namespaces' deletion policies are
+// then not read at all, and an object's own annotation decides.
+func NamespacesReadable(ctx context.Context, kube client.Client) (bool, error) {
+	for _, verb := range []string{"get", "list", "watch"} {
+		r := &authorizationv1.SelfSubjectAccessReview{Spec: authorizationv1.SelfSubjectAccessReviewSpec{
+			ResourceAttributes: &authorizationv1.ResourceAttributes{Verb: verb, Resource: "namespaces"},
+		}}
+		if err := kube.Create(ctx, r); err != nil {
+			return false, errors.Wrap(err, "cannot ask the API server whether the provider may read namespaces")
+		}
+		if !r.Status.Allowed {
+			return false, nil
+		}
+	}
+	return true, nil
 }

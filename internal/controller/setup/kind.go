@@ -123,6 +123,10 @@ type Shared struct {
 	// Namespace is the provider's own namespace, where it keeps the
 	// ownership claims (ownership.CacheOptions caches them).
 	Namespace string
+	// NamespacesReadable is true when the provider may read namespaces
+	// (ackannotations.NamespacesReadable): only then are their deletion
+	// policies read.
+	NamespacesReadable bool
 }
 
 // ownership describes the kind to the ownership checks; its claims are kept

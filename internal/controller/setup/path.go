@@ -140,7 +140,11 @@ func newPath[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, 
 		Finalizer: resource.NewAPIFinalizer(p.kube, managed.FinalizerName),
 		ToCreate:  p.toCreate, PoliciesHonoured: p.policiesHonoured, Claims: p.owners.Claims,
 	}
-	p.annotations = ackannotations.New(k.GroupVersionKind.Group, p.kube, event.NewAPIRecorder(mgr.GetEventRecorderFor(p.name))) //nolint:staticcheck,nolintlint // as managedoptions.For
+	var namespaces client.Reader
+	if shared.NamespacesReadable {
+		namespaces = p.kube
+	}
+	p.annotations = ackannotations.New(k.GroupVersionKind.Group, namespaces, event.NewAPIRecorder(mgr.GetEventRecorderFor(p.name))) //nolint:staticcheck,nolintlint // as managedoptions.For
 	if k.ReadyAtCreate {
 		p.answers = readyatcreate.New()
 	}
