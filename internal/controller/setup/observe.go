@@ -92,6 +92,16 @@ type declaredObserve[MR resource.Managed] struct {
 	calls func(MR) []budget.Operation
 }
 
+// LastObserved passes on what the kind's own Observe found: ownership reads
+// it through this wrapper (an embedded interface promotes only its own
+// methods), and without it would see no ARN, no creation time and no tags.
+func (d declaredObserve[MR]) LastObserved() ownership.Observed {
+	if r, ok := d.TypedExternalClient.(ownership.ReportsObserved); ok {
+		return r.LastObserved()
+	}
+	return ownership.Observed{}
+}
+
 func (d declaredObserve[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObservation, error) {
 	ops := d.calls(mg)
 	names := make([]string, 0, len(ops))
