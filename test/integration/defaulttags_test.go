@@ -43,6 +43,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
 	fh "github.com/cloudkinds/provider-aws-services/internal/clients/firehose"
 	sm "github.com/cloudkinds/provider-aws-services/internal/clients/sagemaker"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
 )
 
 // taggedConfig creates a ClusterProviderConfig that reaches the emulator as
@@ -137,6 +138,23 @@ func taggedObjects(t *testing.T, s *stack, ns, config string, own map[string]str
 				return out.Tags, nil
 			}},
 	}
+}
+
+// createTags are the tags the provider's create of mg carries when its
+// config has no default tags and it has no initProvider: its own tags and
+// owner (tags.Want.AtCreate), for tests that create on AWS as the provider
+// would.
+func createTags(mg resource.Managed, owner map[string]string) map[string]string {
+	var own map[string]string
+	switch o := mg.(type) {
+	case *streamingv1alpha1.DeliveryStream:
+		own = tags.FromList(o.Spec.ForProvider.Tags)
+	case *mlplatformv1alpha1.EndpointConfig:
+		own = tags.FromList(o.Spec.ForProvider.Tags)
+	case *agentcorev1alpha1.APIKeyCredentialProvider:
+		own = o.Spec.ForProvider.Tags
+	}
+	return tags.WithOwner(own, owner)
 }
 
 func kindOf(mg resource.Managed) string {

@@ -421,7 +421,8 @@ func endpointConfigDrift(t *testing.T, s *stack, ns string) (resource.Managed, [
 			// outside Kubernetes is reported by its spec path, never written.
 			field: "productionVariants[0].instanceType",
 			drift: func(ctx context.Context) error {
-				in := sm.CreateInput(&newEndpointConfig(ns, name, name).Spec.ForProvider, nil)
+				spec := newEndpointConfig(ns, name, name).Spec.ForProvider
+				in := sm.CreateInput(&spec, tags.FromList(spec.Tags))
 				in.ProductionVariants[0].InstanceType = smtypes.ProductionVariantInstanceTypeMlC5Large
 				if _, err := c.DeleteEndpointConfig(ctx, &sagemaker.DeleteEndpointConfigInput{EndpointConfigName: aws.String(name)}); err != nil {
 					return err

@@ -238,7 +238,7 @@ func TestOwnerTagsOfAnotherClusterAreNotOurs(t *testing.T) {
 	twin := mg.DeepCopy()
 	twin.SetUID("uid-of-the-same-object-in-another-cluster")
 	fhc := firehose.NewFromConfig(outsiderConfig(s))
-	if _, err := fhc.CreateDeliveryStream(ctx, fh.CreateInput(&mg.Spec.ForProvider, aws.String("their-key"), ownership.OwnerTags(streamingv1alpha1.DeliveryStreamGroupVersionKind.GroupKind(), twin))); err != nil {
+	if _, err := fhc.CreateDeliveryStream(ctx, fh.CreateInput(&mg.Spec.ForProvider, aws.String("their-key"), createTags(mg, ownership.OwnerTags(streamingv1alpha1.DeliveryStreamGroupVersionKind.GroupKind(), twin)))); err != nil {
 		t.Fatal(err)
 	}
 	create(t, mg)
@@ -284,7 +284,7 @@ func TestAnObjectOfTheReleaseWithoutClaimsCarriesOver(t *testing.T) {
 			if st, ok := mg.(*streamingv1alpha1.DeliveryStream); ok {
 				tags := ownership.OwnerTags(streamingv1alpha1.DeliveryStreamGroupVersionKind.GroupKind(), st)
 				delete(tags, ownership.TagKeyUID)
-				if _, err := firehose.NewFromConfig(setupConfig(s)).CreateDeliveryStream(ctx, fh.CreateInput(&st.Spec.ForProvider, nil, tags)); err != nil {
+				if _, err := firehose.NewFromConfig(setupConfig(s)).CreateDeliveryStream(ctx, fh.CreateInput(&st.Spec.ForProvider, nil, createTags(st, tags))); err != nil {
 					t.Fatal(err)
 				}
 			} else if err := k.outside(ctx, mg); err != nil {

@@ -103,7 +103,7 @@ func ownedKinds(t *testing.T, s *stack) []ownedKind {
 				mg.(*streamingv1alpha1.DeliveryStream).Spec.ForProvider.HTTPEndpointDestinationConfiguration.EndpointConfiguration.URL = aws.String("https://team-b.example.com/ingest")
 			},
 			outside: func(ctx context.Context, mg resource.Managed) error {
-				_, err := fhc.CreateDeliveryStream(ctx, fh.CreateInput(&mg.(*streamingv1alpha1.DeliveryStream).Spec.ForProvider, aws.String("outsider-key"), nil))
+				_, err := fhc.CreateDeliveryStream(ctx, fh.CreateInput(&mg.(*streamingv1alpha1.DeliveryStream).Spec.ForProvider, aws.String("outsider-key"), createTags(mg, nil)))
 				return err
 			},
 			state: func(ctx context.Context, mg resource.Managed) (string, error) {
@@ -214,7 +214,7 @@ func ownedKinds(t *testing.T, s *stack) []ownedKind {
 				mg.(*mlplatformv1alpha1.EndpointConfig).Spec.ForProvider.Tags = []common.Tag{{Key: aws.String("team"), Value: aws.String("b")}}
 			},
 			outside: func(ctx context.Context, mg resource.Managed) error {
-				_, err := smc.CreateEndpointConfig(ctx, sm.CreateInput(&mg.(*mlplatformv1alpha1.EndpointConfig).Spec.ForProvider, nil))
+				_, err := smc.CreateEndpointConfig(ctx, sm.CreateInput(&mg.(*mlplatformv1alpha1.EndpointConfig).Spec.ForProvider, createTags(mg, nil)))
 				return err
 			},
 			state: func(ctx context.Context, mg resource.Managed) (string, error) {
@@ -253,7 +253,7 @@ func ownedKinds(t *testing.T, s *stack) []ownedKind {
 				mg.(*agentcorev1alpha1.APIKeyCredentialProvider).Spec.ForProvider.Tags = map[string]string{"team": "b"}
 			},
 			outside: func(ctx context.Context, mg resource.Managed) error {
-				_, err := acc.CreateApiKeyCredentialProvider(ctx, ac.CreateInput(&mg.(*agentcorev1alpha1.APIKeyCredentialProvider).Spec.ForProvider, []byte("sk-outsider"), nil))
+				_, err := acc.CreateApiKeyCredentialProvider(ctx, ac.CreateInput(&mg.(*agentcorev1alpha1.APIKeyCredentialProvider).Spec.ForProvider, []byte("sk-outsider"), createTags(mg, nil)))
 				return err
 			},
 			state: func(ctx context.Context, mg resource.Managed) (string, error) {

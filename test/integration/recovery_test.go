@@ -106,7 +106,7 @@ func interruptedCreates() map[string]interruptedCreate {
 			object: func(t *testing.T, _ *stack, ns string) resource.Managed { return newStream(t, ns, "interrupted") },
 			create: func(t *testing.T, s *stack, mg resource.Managed) {
 				p := &mg.(*streamingv1alpha1.DeliveryStream).Spec.ForProvider
-				_, err := firehose.NewFromConfig(setupConfig(s)).CreateDeliveryStream(ctx, fh.CreateInput(p, aws.String(accessKey), ownership.OwnerTags(streamingv1alpha1.DeliveryStreamGroupVersionKind.GroupKind(), mg)))
+				_, err := firehose.NewFromConfig(setupConfig(s)).CreateDeliveryStream(ctx, fh.CreateInput(p, aws.String(accessKey), createTags(mg, ownership.OwnerTags(streamingv1alpha1.DeliveryStreamGroupVersionKind.GroupKind(), mg))))
 				must(t, err)
 			},
 			creates: "firehose:CreateDeliveryStream",
@@ -143,7 +143,7 @@ func interruptedCreates() map[string]interruptedCreate {
 				return newEndpointConfig(ns, short("interrupted"), m)
 			},
 			create: func(t *testing.T, s *stack, mg resource.Managed) {
-				_, err := sageMakerClient(s).CreateEndpointConfig(ctx, sm.CreateInput(&mg.(*mlplatformv1alpha1.EndpointConfig).Spec.ForProvider, ownership.OwnerTags(mlplatformv1alpha1.EndpointConfigGroupVersionKind.GroupKind(), mg)))
+				_, err := sageMakerClient(s).CreateEndpointConfig(ctx, sm.CreateInput(&mg.(*mlplatformv1alpha1.EndpointConfig).Spec.ForProvider, createTags(mg, ownership.OwnerTags(mlplatformv1alpha1.EndpointConfigGroupVersionKind.GroupKind(), mg))))
 				must(t, err)
 			},
 			creates: "sagemaker:CreateEndpointConfig",
@@ -158,7 +158,7 @@ func interruptedCreates() map[string]interruptedCreate {
 			},
 			create: func(t *testing.T, s *stack, mg resource.Managed) {
 				p := &mg.(*agentcorev1alpha1.APIKeyCredentialProvider).Spec.ForProvider
-				_, err := bedrockagentcorecontrol.NewFromConfig(setupConfig(s)).CreateApiKeyCredentialProvider(ctx, ac.CreateInput(p, []byte(firstKey), ownership.OwnerTags(agentcorev1alpha1.APIKeyCredentialProviderGroupVersionKind.GroupKind(), mg)))
+				_, err := bedrockagentcorecontrol.NewFromConfig(setupConfig(s)).CreateApiKeyCredentialProvider(ctx, ac.CreateInput(p, []byte(firstKey), createTags(mg, ownership.OwnerTags(agentcorev1alpha1.APIKeyCredentialProviderGroupVersionKind.GroupKind(), mg))))
 				must(t, err)
 			},
 			creates: "bedrock-agentcore:CreateApiKeyCredentialProvider",
