@@ -58,7 +58,7 @@ func setupOne(mgr ctrl.Manager, o controller.Options, kind string, of client.Obj
 			UsageList: v1alpha1.ProviderConfigUsageListGroupVersionKind,
 		},
 		providerconfig.WithLogger(o.Logger.WithValues("controller", name)),
-		providerconfig.WithRecorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name)))) //nolint:staticcheck // crossplane-runtime's event.NewAPIRecorder takes the old events API's recorder
+		providerconfig.WithRecorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name)))) //nolint:staticcheck,nolintlint // crossplane-runtime's event.NewAPIRecorder takes the old events API's recorder; whether staticcheck flags it varies with the analysis
 
 	return ctrl.NewControllerManagedBy(mgr).
 		Named(name).
