@@ -88,7 +88,11 @@ import (
 //
 // What one reconcile keeps for a later one is kept in memory.Store values
 // (finalizer.ToCreate, readyatcreate.Answers, references.Resolver,
-// pace.Deferred), all pruned by the same rule.
+// pace.Deferred), all pruned by the same rule. Two records outlive that
+// rule on purpose, each dropped when its object is gone: the time of each
+// object's last Observe (metrics.Observations, for the poll interval
+// achieved) and the ACK annotations ackannotations warned of (once per
+// object).
 func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, shared Shared, k Kind[MR]) error {
 	p, err := newPath(mgr, o, shared, k)
 	if err != nil {
