@@ -71,9 +71,9 @@ controlplane:
 
 ## test: the linters, unit tests, integration tests against a real kube-apiserver and etcd,
 ## the local stack end to end, and the package installed and composed by Crossplane.
-## hack/test.sh runs these stages in two lanes side by side (TEST_LANES=1: one after
-## the other), each into _output/test-logs/STAGE.log, printed when it fails, and ends
-## with a table of each stage's time and result.
+## hack/test.sh runs these stages in lanes side by side (TEST_LANES=1: one after the
+## other), each into _output/test-logs/STAGE.log, printed when it fails, and ends with
+## a table of each stage's time and result; it fails if any stage failed.
 test:
 	MAKE="$(MAKE)" hack/test.sh
 
@@ -140,7 +140,8 @@ bench: controlplane
 
 ## lint: golangci-lint (.golangci.yml: vet, staticcheck, gosec, gocritic, revive and more, with the
 ## integration and e2e build tags; gofmt and goimports as formatters), then that every module is tidy.
-## golangci-lint is built from the Go module proxy at the version hack/lint/go.mod pins, once.
+## golangci-lint is built from the Go module proxy at the version hack/lint/go.mod pins, once per
+## user and Go version (TOOLS_CACHE).
 GOLANGCI_LINT_VERSION := $(shell sed -n 's|^[[:space:]]*github.com/golangci/golangci-lint/v2 \(v[^ ]*\).*|\1|p' hack/lint/go.mod)
 GO_VERSION            := $(shell $(GO) env GOVERSION)
 GOLANGCI_LINT         := $(TOOLS_CACHE)/golangci-lint/$(GOLANGCI_LINT_VERSION)-$(GO_VERSION)/golangci-lint
