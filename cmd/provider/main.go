@@ -100,6 +100,13 @@ func main() {
 	log := logging.NewLogrLogger(zl.WithName("provider-aws-services"))
 	ctrl.SetLogger(zl)
 
+	// The flags are checked before anything connects.
+	overrides, err := budget.ParseOverrides(*awsQuotas)
+	kingpin.FatalIfError(err, "Cannot read the AWS quotas")
+	if !budget.ValidRate(*awsQuotaShare) || *awsQuotaShare > 1 {
+		kingpin.Fatalf("--aws-quota-share %v: want a fraction above 0 and at most 1", *awsQuotaShare)
+	}
+
 	cfg, err := ctrl.GetConfig()
 	kingpin.FatalIfError(err, "Cannot get the API server configuration")
 	// The API server is asked no faster than the reconciles that ask it.
@@ -181,11 +188,6 @@ func main() {
 	cancel()
 	kingpin.FatalIfError(err, "Cannot load the key of the secret fingerprints")
 	polling := managedoptions.Polling{MinInterval: *minPollInterval, Jitter: *pollJitter}
-	overrides, err := budget.ParseOverrides(*awsQuotas)
-	kingpin.FatalIfError(err, "Cannot read the AWS quotas")
-	if *awsQuotaShare <= 0 || *awsQuotaShare > 1 {
-		kingpin.Fatalf("--aws-quota-share %v: want a fraction above 0 and at most 1", *awsQuotaShare)
-	}
 	budgets := budget.New(budget.Quotas{Of: overrides, Share: *awsQuotaShare})
 	shared := setup.Shared{
 		Sessions:     awsconfig.NewCache(kubeclient.New(mgr), awsconfig.WithBudgets(budgets)),

@@ -95,6 +95,9 @@ func TestParseOverrides(t *testing.T) {
 		"NoOperation":  {in: []string{"Firehose=10"}, wantErr: true},
 		"NotANumber":   {in: []string{"Firehose:*=ten"}, wantErr: true},
 		"Zero":         {in: []string{"Firehose:*=0"}, wantErr: true},
+		"Negative":     {in: []string{"Firehose:*=-1"}, wantErr: true},
+		"NaN":          {in: []string{"Firehose:*=NaN"}, wantErr: true},
+		"Infinity":     {in: []string{"Firehose:*=+Inf"}, wantErr: true},
 		"NoEqualsSign": {in: []string{"Firehose:*"}, wantErr: true},
 	}
 	for name, tc := range cases {

@@ -18,6 +18,7 @@ package budget
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -123,12 +124,18 @@ func ParseOverrides(values []string) (map[string]float64, error) {
 			return nil, fmt.Errorf("--aws-quota %q: want Service:Operation=calls per second, such as Firehose:DescribeDeliveryStream=5", v)
 		}
 		r, err := strconv.ParseFloat(rate, 64)
-		if err != nil || r <= 0 {
-			return nil, fmt.Errorf("--aws-quota %q: the calls per second must be a number above 0", v)
+		if err != nil || !ValidRate(r) {
+			return nil, fmt.Errorf("--aws-quota %q: the calls per second must be a finite number above 0", v)
 		}
 		out[key] = r
 	}
 	return out, nil
+}
+
+// ValidRate reports whether r can be a rate: a finite number above 0 (not
+// NaN, which every comparison lets through, nor an infinity).
+func ValidRate(r float64) bool {
+	return r > 0 && !math.IsInf(r, 0)
 }
 
 // ObserveCalls returns the operations an Observe of a resource of service calls: reads,
