@@ -212,6 +212,16 @@ func (c *Client[MR]) beforeCreate(ctx context.Context, mg, before MR, o managed.
 		return o, err
 	}
 	if first != nil {
+		// Once another object holds the claim, the refusal names that
+		// holder, whoever asked first: the cache that tells who asks may
+		// not show yet that the oldest was refused too.
+		cl, err := c.kind.Claims.Get(ctx, c.identity(mg), mg.GetUID())
+		if err != nil {
+			return o, err
+		}
+		if cl != nil && cl.Holder != mg.GetUID() {
+			return managed.ExternalObservation{}, c.refuse(mg, before, Decision{Verdict: NotOwned, HeldBy: &cl.Owner})
+		}
 		return managed.ExternalObservation{}, c.refuse(mg, before, Decision{Verdict: NotOwned, AskedFirst: first})
 	}
 	// The first Observe that finds nothing claims the identity for the
