@@ -16,16 +16,18 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package scale measures the provider at scale: its binary runs against a
-// real kube-apiserver and etcd and the in-repo AWS emulator (with per-call
-// latency), first on an empty cluster, then on a cluster crowded with
-// unrelated CRDs and Secrets, then under a load of resources of all five
-// kinds, and then at steady state. It reports memory (RSS), time to Ready
-// against the bound the global reconcile rate sets, AWS calls and reconciles
-// per resource, steady-state calls and writes, and CPU time.
+// Package scale measures the provider at scale: its binary runs, with its
+// own defaults, against a real kube-apiserver and etcd and the in-repo AWS
+// emulator (with per-call latency), first on an empty cluster, then on a
+// cluster crowded with unrelated CRDs and Secrets, then under a load of
+// resources of all five kinds, and then at steady state. It reports memory
+// (RSS, heap per resource), time to Ready against the AWS bound (the time
+// AWS's quotas allow for the load) and the bound the global reconcile rate
+// sets, AWS calls and reconciles per resource, steady-state calls, writes
+// and polls against what the budgets allow, and CPU time.
 //
-//	make bench                                  # 200 per kind, crowded
-//	make bench BENCH_PER_KIND=50 BENCH_CROWD=0  # smaller, not crowded
+//	make bench                                                # 5001 resources, not crowded
+//	make bench BENCH_PER_KIND=50 BENCH_COUNTS= BENCH_CROWD=1  # 50 per kind, crowded
 //
 // BenchmarkScale does its work once, whatever b.N is.
 package scale
@@ -36,6 +38,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -57,12 +60,75 @@ var env workload.Env
 
 func TestMain(m *testing.M) { workload.Main(m, &env, extv1.AddToScheme) }
 
-// The provider's flags: its defaults, spelled out because the rate bound is
-// computed from them.
-const (
-	pollInterval     = time.Minute
-	maxReconcileRate = 10
-)
+// flags are the provider's flags the figures depend on: the provider runs
+// with its own defaults, read from its --help, but for --max-reconcile-rate
+// when BENCH_MAX_RECONCILE_RATE sets it.
+type flags struct {
+	poll time.Duration
+	// rate is --max-reconcile-rate as given ("10"); rateSet says it was
+	// BENCH_MAX_RECONCILE_RATE's, not the provider's default.
+	rate    string
+	rateSet bool
+}
+
+// reconcileRate is --max-reconcile-rate in reconciles per second, or 0 when
+// it sets no number to compute a bound from (no default, or one at or
+// below 0).
+func (f flags) reconcileRate() float64 {
+	r, err := strconv.ParseFloat(f.rate, 64)
+	if err != nil || r <= 0 || math.IsInf(r, 0) {
+		return 0
+	}
+	return r
+}
+
+// args are the flags the benchmark passes to the provider.
+func (f flags) args() []string {
+	if !f.rateSet {
+		return nil
+	}
+	return []string{"--max-reconcile-rate=" + f.rate}
+}
+
+// readFlags reads the provider's defaults from its --help, and takes
+// --max-reconcile-rate from rate when that is not empty.
+func readFlags(binary, rate string) (flags, error) {
+	// kingpin writes its help to stderr.
+	out, err := exec.Command(binary, "--help").CombinedOutput()
+	if err != nil {
+		return flags{}, fmt.Errorf("%s --help: %w\n%s", binary, err, out)
+	}
+	defaults := flagDefaults(string(out))
+	f := flags{rate: defaults["max-reconcile-rate"]}
+	if f.poll, err = time.ParseDuration(defaults["poll"]); err != nil {
+		return flags{}, fmt.Errorf("%s --help: no default of --poll: %w", binary, err)
+	}
+	if rate != "" {
+		f.rate, f.rateSet = rate, true
+	}
+	return f, nil
+}
+
+// flagDefaults reads the default of each flag from kingpin's help, whose
+// lines start "  -s, --sync=1h" or "      --poll=1m"; a flag without a
+// default shows a placeholder ("--name=NAME") or nothing.
+func flagDefaults(help string) map[string]string {
+	out := map[string]string{}
+	for _, line := range strings.Split(help, "\n") {
+		fs := strings.Fields(line)
+		if len(fs) > 1 && strings.HasPrefix(fs[0], "-") && strings.HasSuffix(fs[0], ",") {
+			fs = fs[1:] // the short form
+		}
+		if len(fs) == 0 {
+			continue
+		}
+		name, value, ok := strings.Cut(strings.TrimPrefix(fs[0], "--"), "=")
+		if ok && strings.HasPrefix(fs[0], "--") {
+			out[name] = value
+		}
+	}
+	return out
+}
 
 // A process is one run of the provider's binary.
 type process struct {
@@ -74,7 +140,7 @@ type process struct {
 
 // startProvider runs the provider's binary against the control plane,
 // logging to a file in dir.
-func startProvider(kubeconfig, dir string, run int) (*process, error) {
+func startProvider(kubeconfig, dir string, run int, args []string) (*process, error) {
 	if env.BuildErr != nil {
 		return nil, env.BuildErr
 	}
@@ -91,11 +157,10 @@ func startProvider(kubeconfig, dir string, run int) (*process, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.cmd = exec.Command(env.Binary,
-		"--poll="+pollInterval.String(),
-		"--max-reconcile-rate="+strconv.Itoa(maxReconcileRate),
-		"--metrics-bind-address="+p.metricsAddr,
-		"--health-probe-bind-address=0")
+	p.cmd = exec.Command(env.Binary, append([]string{
+		"--metrics-bind-address=" + p.metricsAddr,
+		"--health-probe-bind-address=0",
+	}, args...)...)
 	p.cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig)
 	p.cmd.Stdout, p.cmd.Stderr = f, f
 	if err := p.cmd.Start(); err != nil {
@@ -300,6 +365,23 @@ func managedReconciles(text string) (float64, error) {
 		sum += v
 	}
 	return sum, nil
+}
+
+// gauge reads a metric without labels, such as go_memstats_heap_inuse_bytes,
+// from a metrics scrape.
+func gauge(text, name string) (float64, error) {
+	for _, line := range strings.Split(text, "\n") {
+		rest, ok := strings.CutPrefix(line, name+" ")
+		if !ok {
+			continue
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(rest), 64)
+		if err != nil {
+			return 0, fmt.Errorf("metrics: %q: %w", line, err)
+		}
+		return v, nil
+	}
+	return 0, fmt.Errorf("metrics: no %s", name)
 }
 
 // labelValue returns the value of label key in a Prometheus label set

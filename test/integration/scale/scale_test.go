@@ -21,6 +21,7 @@ package scale
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -53,6 +54,7 @@ type settings struct {
 	latency, jitter    time.Duration  // BENCH_LATENCY: "30ms+40ms" is 30ms per AWS call plus up to 40ms more
 	idle               time.Duration  // BENCH_IDLE: how long the provider idles before its RSS is read
 	steadyPolls        int            // BENCH_STEADY_POLLS: poll intervals the steady state is watched for
+	maxReconcileRate   string         // BENCH_MAX_RECONCILE_RATE: --max-reconcile-rate; empty leaves the provider's default
 }
 
 func settingsFromEnv(b *testing.B) settings {
@@ -119,6 +121,12 @@ func settingsFromEnv(b *testing.B) settings {
 			}
 		}
 	}
+	if v := os.Getenv("BENCH_MAX_RECONCILE_RATE"); v != "" {
+		if r, err := strconv.ParseFloat(v, 64); err != nil || math.IsNaN(r) || math.IsInf(r, 0) {
+			b.Fatalf("BENCH_MAX_RECONCILE_RATE=%q: want a number", v)
+		}
+		s.maxReconcileRate = v
+	}
 	if v := os.Getenv("BENCH_IDLE"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil {
@@ -132,11 +140,13 @@ func settingsFromEnv(b *testing.B) settings {
 // figures are what the benchmark measures.
 type figures struct {
 	s                         settings
-	idleEmpty, idleCrowded    float64 // MiB
+	flags                     flags
+	awsLoads                  []opLoad // the first is the AWS bound
+	idleEmpty, idleCrowded    float64  // MiB
 	crowdTime                 time.Duration
 	peakSampled, peakHWM      float64 // MiB
 	createTime, readyTime     time.Duration
-	bound                     time.Duration
+	bound                     time.Duration // the --max-reconcile-rate bound; 0 when it sets none
 	callsUntilReady           map[string]int
 	writesUntilReady          map[string]int // per kind
 	reconcilesUntilReady      float64
@@ -146,11 +156,15 @@ type figures struct {
 	steadyWindow              time.Duration
 	steadyRan                 float64 // reconciles run in the steady window
 	cpu                       float64
+	steadyCPU                 float64 // CPU seconds in the steady window
+	heapIdle, heapReady       float64 // go_memstats_heap_inuse_bytes before the load and at all Ready
 	metricLines               []string
 	throttledUntilReady       int
 	throttledAfterMinute      int
 	throttledSteady           int
 	achievedPoll              map[string]float64 // mean seconds between two looks, per kind, in the steady window
+	steadyLooks               map[string]float64 // looks with a look before them, per kind, in the steady window
+	steadyCallsByOp           map[string]int
 	deferredSteady            float64
 	steadySecretGets          int // -1 when the API server's metrics could not be read
 }
@@ -180,7 +194,11 @@ func run(b *testing.B) *figures {
 		b.Fatal(env.BuildErr)
 	}
 	s := settingsFromEnv(b)
-	f := &figures{s: s}
+	fl, err := readFlags(env.Binary, s.maxReconcileRate)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := &figures{s: s, flags: fl, awsLoads: awsLoads(s.counts, budget.Quotas{Share: budget.DefaultShare})}
 	resources := f.resources()
 	ctx := context.Background()
 	kube := env.ControlPlane.Client
@@ -208,7 +226,7 @@ func run(b *testing.B) *figures {
 		b.Helper()
 		runs++
 		var err error
-		if p, err = startProvider(kubeconfig, dir, runs); err != nil {
+		if p, err = startProvider(kubeconfig, dir, runs, fl.args()); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -297,6 +315,9 @@ func run(b *testing.B) *figures {
 		b.Fatal(err)
 	}
 	baseRan := metricSum(base, "provider_aws_services_reconciles_total{")
+	if f.heapIdle, err = gauge(base, "go_memstats_heap_inuse_bytes"); err != nil {
+		b.Fatal(err)
+	}
 	objects := make([]func() error, 0, resources)
 	for _, kind := range kinds {
 		for i := range s.counts[kind] {
@@ -304,8 +325,10 @@ func run(b *testing.B) *figures {
 			objects = append(objects, func() error { return kube.Create(ctx, mg) })
 		}
 	}
-	needed, _ := reconcilesNeeded(s.counts)
-	f.bound = time.Duration(float64(needed) / maxReconcileRate * float64(time.Second))
+	if rate := fl.reconcileRate(); rate > 0 {
+		needed, _ := reconcilesNeeded(s.counts)
+		f.bound = time.Duration(float64(needed) / rate * float64(time.Second))
+	}
 	wc, err := client.NewWithWatch(env.ControlPlane.Config, client.Options{Scheme: env.ControlPlane.Scheme})
 	if err != nil {
 		b.Fatal(err)
@@ -333,7 +356,7 @@ func run(b *testing.B) *figures {
 		b.Fatal(err)
 	}
 	f.createTime = time.Since(firstCreate)
-	deadline := firstCreate.Add(3*f.bound + 5*time.Minute)
+	deadline := firstCreate.Add(3*max(f.bound, f.awsBound().time()) + 5*time.Minute)
 	for {
 		n, example, err := settled(ctx, kube, ns)
 		if err != nil {
@@ -371,6 +394,9 @@ func run(b *testing.B) *figures {
 	}
 	f.reconcilesUntilReady = reconciles - baseReconciles
 	f.ranUntilReady = metricSum(text, "provider_aws_services_reconciles_total{") - baseRan
+	if f.heapReady, err = gauge(text, "go_memstats_heap_inuse_bytes"); err != nil {
+		b.Fatal(err)
+	}
 	f.metricLines = providerMetricLines(text)
 
 	// 5. The steady state: BENCH_STEADY_POLLS poll intervals, and some.
@@ -385,7 +411,11 @@ func run(b *testing.B) *figures {
 	secretGetsBefore, secretErr := env.ControlPlane.Requests(ctx, "GET", "secrets")
 	em.ResetCalls()
 	steadyBase := metricSum(text, "provider_aws_services_reconciles_total{")
-	f.steadyWindow = time.Duration(s.steadyPolls)*pollInterval + 10*time.Second
+	cpuBefore, err := p.cpuSeconds()
+	if err != nil {
+		b.Fatal(err)
+	}
+	f.steadyWindow = time.Duration(s.steadyPolls)*fl.poll + 10*time.Second
 	steadyEnd := time.Now().Add(f.steadyWindow)
 	for time.Now().Before(steadyEnd) {
 		if err := p.alive(); err != nil {
@@ -394,6 +424,11 @@ func run(b *testing.B) *figures {
 		time.Sleep(min(time.Second, time.Until(steadyEnd)))
 	}
 	calls := em.Calls()
+	cpuAfter, err := p.cpuSeconds()
+	if err != nil {
+		b.Fatal(err)
+	}
+	f.steadyCPU = cpuAfter - cpuBefore
 	f.steadySecretGets = -1
 	if after, err := env.ControlPlane.Requests(ctx, "GET", "secrets"); err == nil && secretErr == nil {
 		f.steadySecretGets = after - secretGetsBefore
@@ -402,10 +437,11 @@ func run(b *testing.B) *figures {
 	f.throttledAfterMinute += f.throttledSteady
 	if after, err := p.scrape(); err == nil {
 		f.steadyRan = metricSum(after, "provider_aws_services_reconciles_total{") - steadyBase
-		f.achievedPoll = achievedPoll(steadyStart, after)
+		f.achievedPoll, f.steadyLooks = achievedPoll(steadyStart, after)
 		f.deferredSteady = metricSum(after, "provider_aws_services_deferred_polls_total{") - metricSum(steadyStart, "provider_aws_services_deferred_polls_total{")
 	}
 	f.steadyWriteOps = map[string]int{}
+	f.steadyCallsByOp = calls
 	for op, n := range calls {
 		f.steadyCalls += n
 		if !isRead(op) {
@@ -509,26 +545,56 @@ func (f *figures) steadyPerResourcePerPoll() float64 {
 
 // report reports the figures as the benchmark's metrics.
 func (f *figures) report(b *testing.B) {
+	resources := float64(f.resources())
 	b.ReportMetric(f.idleEmpty, "idle-empty-MiB")
 	if f.s.crowd {
 		b.ReportMetric(f.idleCrowded, "idle-crowded-MiB")
 		b.ReportMetric(f.idleCrowded/f.idleEmpty, "crowded/empty")
 	}
 	b.ReportMetric(max(f.peakSampled, f.peakHWM), "peak-MiB")
+	b.ReportMetric(f.heapPerResourceKiB(), "heap-KiB/resource")
 	b.ReportMetric(f.readyTime.Seconds(), "ready-s")
-	b.ReportMetric(f.bound.Seconds(), "bound-s")
-	b.ReportMetric(f.readyTime.Seconds()/f.bound.Seconds(), "ready/bound")
-	b.ReportMetric(float64(f.callsUntilReadyTotal())/float64(f.resources()), "aws-calls/resource")
-	b.ReportMetric(f.reconcilesUntilReady/float64(f.resources()), "reconciles/resource")
-	b.ReportMetric(f.ranUntilReady/float64(f.resources()), "reconciles-run/resource")
+	b.ReportMetric(f.awsBound().time().Seconds(), "aws-bound-s")
+	b.ReportMetric(f.readyTime.Seconds()/f.awsBound().time().Seconds(), "ready/aws-bound")
+	if f.bound > 0 {
+		b.ReportMetric(f.bound.Seconds(), "bound-s")
+		b.ReportMetric(f.readyTime.Seconds()/f.bound.Seconds(), "ready/bound")
+	}
+	b.ReportMetric(float64(f.callsUntilReadyTotal())/resources, "aws-calls/resource")
+	b.ReportMetric(f.reconcilesUntilReady/resources, "reconciles/resource")
+	b.ReportMetric(f.ranUntilReady/resources, "reconciles-run/resource")
 	b.ReportMetric(f.steadyPerResourcePerPoll(), "steady-calls/resource/poll")
 	b.ReportMetric(float64(f.steadyWrites), "steady-writes")
+	if f.steadyRan > 0 {
+		b.ReportMetric(f.steadyCPUPer1000Looks(), "steady-cpu-s/1000-looks")
+	}
 	total := 0
 	for _, n := range f.writesUntilReady {
 		total += n
 	}
-	b.ReportMetric(float64(total)/float64(f.resources()), "object-writes/resource")
+	b.ReportMetric(float64(total)/resources, "object-writes/resource")
 	b.ReportMetric(f.cpu, "cpu-s")
+}
+
+// awsBound is the AWS bound: the operation whose budget takes longest to
+// serve the load's calls.
+func (f *figures) awsBound() opLoad {
+	if len(f.awsLoads) == 0 {
+		return opLoad{}
+	}
+	return f.awsLoads[0]
+}
+
+// heapPerResourceKiB is the heap in use at all Ready beyond the idle
+// provider's, per resource; it holds whatever garbage was not yet collected.
+func (f *figures) heapPerResourceKiB() float64 {
+	return (f.heapReady - f.heapIdle) / 1024 / float64(f.resources())
+}
+
+// steadyCPUPer1000Looks is the CPU time the provider spent in the steady
+// window per 1000 reconciles that ran there (provider_aws_services_reconciles_total).
+func (f *figures) steadyCPUPer1000Looks() float64 {
+	return f.steadyCPU / f.steadyRan * 1000
 }
 
 // service names the kind whose resources an AWS service's calls are for.
@@ -537,9 +603,32 @@ var service = map[string]string{
 	"sagemaker": "EndpointConfig", "bedrock-agentcore": "APIKeyCredentialProvider",
 }
 
-// print prints the figures as a markdown table.
+// minutes writes a duration as "4 min 10 s", or "12.3 s" under a minute.
+func minutes(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%.1f s", d.Seconds())
+	}
+	d = d.Round(time.Second)
+	return fmt.Sprintf("%d min %d s", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+// perSecond writes a budget's rate: "4/s".
+func perSecond(r float64) string { return fmt.Sprintf("%.3g/s", r) }
+
+// flagsText names the provider's flags the figures depend on and where
+// their values come from.
+func (f *figures) flagsText() string {
+	rate := "not set: provider default"
+	if f.flags.rateSet {
+		rate = "BENCH_MAX_RECONCILE_RATE"
+	}
+	return fmt.Sprintf("--poll=%s (provider default) --max-reconcile-rate=%s (%s)", f.flags.poll, f.flags.rate, rate)
+}
+
+// print prints the figures as markdown tables.
 func (f *figures) print() {
 	s := f.s
+	resources := float64(f.resources())
 	var w strings.Builder
 	fmt.Fprintf(&w, "\n| figure | result |\n|---|---|\n")
 	fmt.Fprintf(&w, "| resources | %d (%s) |\n", f.resources(), countsText(s.counts))
@@ -548,7 +637,7 @@ func (f *figures) print() {
 	} else {
 		fmt.Fprintf(&w, "| AWS quotas | not enforced (BENCH_QUOTAS=0) |\n")
 	}
-	fmt.Fprintf(&w, "| provider flags | --poll=%s --max-reconcile-rate=%d |\n", pollInterval, maxReconcileRate)
+	fmt.Fprintf(&w, "| provider flags | %s |\n", f.flagsText())
 	fmt.Fprintf(&w, "| AWS latency per call | %s + up to %s |\n", s.latency, s.jitter)
 	if s.crowd {
 		fmt.Fprintf(&w, "| crowd | %d CRDs of ~%d KiB schema, %d Secrets of %d KiB in %d namespaces (created in %s) |\n",
@@ -563,17 +652,28 @@ func (f *figures) print() {
 		fmt.Fprintf(&w, "| idle RSS, crowded cluster | not measured (BENCH_CROWD=0) |\n")
 	}
 	fmt.Fprintf(&w, "| peak RSS under load (sampled every 250ms / VmHWM) | %.1f / %.1f MiB |\n", f.peakSampled, f.peakHWM)
-	fmt.Fprintf(&w, "| time to all Ready and Synced (creates took) | %s (%s) |\n", f.readyTime.Round(100*time.Millisecond), f.createTime.Round(100*time.Millisecond))
-	_, terms := reconcilesNeeded(s.counts)
-	fmt.Fprintf(&w, "| rate bound: (%s) reconciles / %d per s | %s |\n", terms, maxReconcileRate, f.bound.Round(100*time.Millisecond))
-	fmt.Fprintf(&w, "| time to Ready / rate bound | %.2f |\n", f.readyTime.Seconds()/f.bound.Seconds())
-	fmt.Fprintf(&w, "| AWS calls per resource until Ready | %.2f (%d) |\n", float64(f.callsUntilReadyTotal())/float64(f.resources()), f.callsUntilReadyTotal())
-	fmt.Fprintf(&w, "| reconciles per resource until Ready: run / with those --max-reconcile-rate deferred | %.2f (%.0f) / %.2f (%.0f) |\n",
-		f.ranUntilReady/float64(f.resources()), f.ranUntilReady, f.reconcilesUntilReady/float64(f.resources()), f.reconcilesUntilReady)
+	fmt.Fprintf(&w, "| heap per managed resource (go_memstats_heap_inuse_bytes at all Ready − idle, %.1f − %.1f MiB) | %.1f KiB |\n",
+		f.heapReady/(1<<20), f.heapIdle/(1<<20), f.heapPerResourceKiB())
+	fmt.Fprintf(&w, "| time to all Ready and Synced (creates took) | %s (%s) |\n", minutes(f.readyTime), minutes(f.createTime))
+	bound := f.awsBound()
+	fmt.Fprintf(&w, "| AWS bound: the longest any budget takes for the load's calls | %s (%s: %d calls at %s) |\n", minutes(bound.time()), bound.op, bound.calls, perSecond(bound.rate))
+	fmt.Fprintf(&w, "| time to Ready / AWS bound | %.2f |\n", f.readyTime.Seconds()/bound.time().Seconds())
+	if f.bound > 0 {
+		_, terms := reconcilesNeeded(s.counts)
+		fmt.Fprintf(&w, "| rate bound: (%s) reconciles / %s per s | %s |\n", terms, f.flags.rate, minutes(f.bound))
+		fmt.Fprintf(&w, "| time to Ready / rate bound | %.2f |\n", f.readyTime.Seconds()/f.bound.Seconds())
+	} else {
+		fmt.Fprintf(&w, "| rate bound | none: --max-reconcile-rate=%s sets no rate |\n", f.flags.rate)
+	}
+	fmt.Fprintf(&w, "| AWS calls per resource until Ready | %.2f (%d) |\n", float64(f.callsUntilReadyTotal())/resources, f.callsUntilReadyTotal())
+	fmt.Fprintf(&w, "| reconciles per resource until Ready: run (provider_aws_services_reconciles_total) / queued (controller-runtime's count, deferrals included) | %.2f (%.0f) / %.2f (%.0f) |\n",
+		f.ranUntilReady/resources, f.ranUntilReady, f.reconcilesUntilReady/resources, f.reconcilesUntilReady)
 	fmt.Fprintf(&w, "| steady AWS calls per resource per poll | %.2f (%d in %s) |\n", f.steadyPerResourcePerPoll(), f.steadyCalls, f.steadyWindow)
 	if f.steadyRan > 0 {
 		fmt.Fprintf(&w, "| steady AWS calls per look at one resource (a reconcile) | %.2f (%.0f reconciles; %.1f s between two looks at a resource) |\n",
-			float64(f.steadyCalls)/f.steadyRan, f.steadyRan, f.steadyWindow.Seconds()*float64(f.resources())/f.steadyRan)
+			float64(f.steadyCalls)/f.steadyRan, f.steadyRan, f.steadyWindow.Seconds()*resources/f.steadyRan)
+		fmt.Fprintf(&w, "| steady CPU seconds per 1000 looks (CPU in the steady window / reconciles run there, provider_aws_services_reconciles_total) | %.2f (%.1f s / %.0f) |\n",
+			f.steadyCPUPer1000Looks(), f.steadyCPU, f.steadyRan)
 	}
 	fmt.Fprintf(&w, "| steady writes (want 0) | %d%s |\n", f.steadyWrites, opsText(f.steadyWriteOps))
 	for _, kind := range kinds {
@@ -582,30 +682,11 @@ func (f *figures) print() {
 	fmt.Fprintf(&w, "| throttled answers: until Ready / after the first minute (want 0) / in the steady window | %d / %d / %d |\n", f.throttledUntilReady, f.throttledAfterMinute, f.throttledSteady)
 	fmt.Fprintf(&w, "| looks deferred for their budgets in the steady window | %.0f |\n", f.deferredSteady)
 	fmt.Fprintf(&w, "| Secret GETs the API server served in the steady window (its apiserver_request_total; want 0) | %d |\n", f.steadySecretGets)
-	expected := expectedPoll(s.counts)
-	for _, kind := range kinds {
-		got := "-"
-		if v, ok := f.achievedPoll[kind]; ok {
-			got = fmt.Sprintf("%.0f s", v)
-		}
-		fmt.Fprintf(&w, "| achieved poll of a %s, steady window (expected) | %s (%.0f s) |\n", kind, got, expected[kind].Seconds())
-	}
 	fmt.Fprintf(&w, "| CPU seconds of the provider's run (crowded idle, load, steady) | %.1f |\n", f.cpu)
 
-	ops := make([]string, 0, len(f.callsUntilReady))
-	for op := range f.callsUntilReady {
-		ops = append(ops, op)
-	}
-	slices.Sort(ops)
-	fmt.Fprintf(&w, "\n| AWS operation until Ready | calls | per resource of its kind |\n|---|---|---|\n")
-	for _, op := range ops {
-		svc, _, _ := strings.Cut(op, ":")
-		per := "-"
-		if _, ok := service[svc]; ok {
-			per = fmt.Sprintf("%.2f", float64(f.callsUntilReady[op])/float64(s.counts[service[svc]]))
-		}
-		fmt.Fprintf(&w, "| %s | %d | %s |\n", op, f.callsUntilReady[op], per)
-	}
+	f.printAWSBound(&w)
+	f.printPolls(&w)
+	f.printCallsUntilReady(&w)
 	if len(f.metricLines) > 0 {
 		n := min(40, len(f.metricLines))
 		fmt.Fprintf(&w, "\nprovider and managed resource metrics at Ready (%d of %d lines):\n", n, len(f.metricLines))
@@ -616,6 +697,73 @@ func (f *figures) print() {
 		fmt.Fprintf(&w, "\nno provider_aws_services_ or crossplane_managed_resource_ metrics at Ready\n")
 	}
 	fmt.Println(w.String())
+}
+
+// printAWSBound prints what the load asks of each operation's budget until
+// all is Ready.
+func (f *figures) printAWSBound(w *strings.Builder) {
+	fmt.Fprintf(w, "\n| AWS bound: operation | budget (%.0f %% of the quota) | calls per new resource | calls for the load | time at the budget |\n|---|---|---|---|---|\n",
+		budget.DefaultShare*100)
+	for _, l := range f.awsLoads {
+		kind := ""
+		for _, k := range kinds {
+			if n := minCalls[k][l.op]; n > 0 {
+				kind = fmt.Sprintf("%d per %s", n, k)
+			}
+		}
+		fmt.Fprintf(w, "| %s | %s (%s) | %s | %d | %s |\n", l.op, perSecond(l.rate), l.source, kind, l.calls, minutes(l.time()))
+	}
+}
+
+// printPolls prints, per kind, the poll its budgets allow beside the poll
+// achieved in the steady window.
+func (f *figures) printPolls(w *strings.Builder) {
+	q := budget.Quotas{Share: budget.DefaultShare}
+	expected := expectedPoll(f.s.counts, f.flags.poll, q)
+	fmt.Fprintf(w, "\n| steady poll of a kind | resources | AWS calls per look (declared; measured) | budgets | expected | achieved | deviation |\n|---|---|---|---|---|---|---|\n")
+	for _, k := range kinds {
+		names, rates := make([]string, 0, len(pollCalls[k])), make([]string, 0, len(pollCalls[k]))
+		for _, op := range pollCalls[k] {
+			names = append(names, op.Name)
+			rates = append(rates, perSecond(q.Rate(op)))
+		}
+		measured, achieved, deviation := "-", "-", "-"
+		if looks := f.steadyLooks[k]; looks > 0 {
+			calls := 0
+			for op, n := range f.steadyCallsByOp {
+				if svc, _, _ := strings.Cut(op, ":"); service[svc] == k {
+					calls += n
+				}
+			}
+			measured = fmt.Sprintf("%.2f", float64(calls)/looks)
+		}
+		if v, ok := f.achievedPoll[k]; ok {
+			achieved = fmt.Sprintf("%.1f s", v)
+			deviation = fmt.Sprintf("%+.1f %%", (v/expected[k].Seconds()-1)*100)
+		}
+		fmt.Fprintf(w, "| %s | %d | %d: %s; %s | %s | %.1f s | %s | %s |\n", k, f.s.counts[k], len(pollCalls[k]), strings.Join(names, " + "), measured,
+			strings.Join(rates, " + "), expected[k].Seconds(), achieved, deviation)
+	}
+}
+
+// printCallsUntilReady prints the AWS calls until all was Ready, per
+// operation, beside the least each resource needs.
+func (f *figures) printCallsUntilReady(w *strings.Builder) {
+	ops := make([]string, 0, len(f.callsUntilReady))
+	for op := range f.callsUntilReady {
+		ops = append(ops, op)
+	}
+	slices.Sort(ops)
+	fmt.Fprintf(w, "\n| AWS operation until Ready | calls | per resource of its kind | least needed per resource |\n|---|---|---|---|\n")
+	for _, op := range ops {
+		svc, name, _ := strings.Cut(op, ":")
+		per, least := "-", "-"
+		if kind, ok := service[svc]; ok {
+			per = fmt.Sprintf("%.2f", float64(f.callsUntilReady[op])/float64(f.s.counts[kind]))
+			least = strconv.Itoa(minCalls[kind][budget.Operation{Service: serviceIDs[svc], Name: name}])
+		}
+		fmt.Fprintf(w, "| %s | %d | %s | %s |\n", op, f.callsUntilReady[op], per, least)
+	}
 }
 
 func opsText(ops map[string]int) string {
@@ -673,63 +821,16 @@ func countsText(counts map[string]int) string {
 
 // achievedPoll is the mean time between two looks at a resource, per kind,
 // between two scrapes: provider_aws_services_poll_interval_seconds' sum
-// over its count.
-func achievedPoll(before, after string) map[string]float64 {
-	out := map[string]float64{}
+// over its count; looks are those counts.
+func achievedPoll(before, after string) (poll, looks map[string]float64) {
+	poll, looks = map[string]float64{}, map[string]float64{}
 	for _, k := range kinds {
 		label := fmt.Sprintf("{kind=%q}", k)
 		sum := metricSum(after, "provider_aws_services_poll_interval_seconds_sum"+label) - metricSum(before, "provider_aws_services_poll_interval_seconds_sum"+label)
 		count := metricSum(after, "provider_aws_services_poll_interval_seconds_count"+label) - metricSum(before, "provider_aws_services_poll_interval_seconds_count"+label)
 		if count > 0 {
-			out[k] = sum / count
+			poll[k], looks[k] = sum/count, count
 		}
 	}
-	return out
-}
-
-// looks are the operations a periodic look at each kind calls, as the
-// provider's controllers name them.
-var looks = map[string]budget.Operation{
-	"DeliveryStream":           {Service: "Firehose", Name: "DescribeDeliveryStream"},
-	"Subscription":             {Service: "SNS", Name: "GetSubscriptionAttributes"},
-	"Endpoint":                 {Service: "EventBridge", Name: "DescribeEndpoint"},
-	"EndpointConfig":           {Service: "SageMaker", Name: "DescribeEndpointConfig"},
-	"APIKeyCredentialProvider": {Service: "Bedrock AgentCore Control", Name: "GetApiKeyCredentialProvider"},
-}
-
-// expectedPoll is the poll interval each kind can have with the provider's
-// defaults: --poll, stretched to what its look's budget allows (n / rate),
-// and all of them stretched alike, past that, until their looks fit
-// --max-reconcile-rate.
-func expectedPoll(counts map[string]int) map[string]time.Duration {
-	defaults := budget.Quotas{Share: budget.DefaultShare}
-	base := map[string]float64{}
-	for _, k := range kinds {
-		base[k] = max(pollInterval.Seconds(), float64(counts[k])/defaults.Rate(looks[k]))
-	}
-	rate := func(floor float64) float64 {
-		r := 0.0
-		for _, k := range kinds {
-			r += float64(counts[k]) / max(base[k], floor)
-		}
-		return r
-	}
-	floor := 0.0
-	if rate(0) > maxReconcileRate {
-		lo, hi := 0.0, float64(len(kinds))*1e6
-		for range 100 {
-			mid := (lo + hi) / 2
-			if rate(mid) > maxReconcileRate {
-				lo = mid
-			} else {
-				hi = mid
-			}
-		}
-		floor = hi
-	}
-	out := map[string]time.Duration{}
-	for _, k := range kinds {
-		out[k] = time.Duration(max(base[k], floor) * float64(time.Second))
-	}
-	return out
+	return poll, looks
 }
