@@ -71,7 +71,7 @@ func main() {
 		pollStateMetric  = app.Flag("poll-state-metric", "How often the state metrics of managed resources are recorded.").Default("5s").Duration()
 		awsQuotas        = app.Flag("aws-quota", "AWS's rate quota of an operation in this provider's accounts, in calls per second, when it differs from the published one (docs/quotas.md): Service:Operation=N, or Service:*=N for a service's other operations. Repeatable.").Strings()
 		awsQuotaShare    = app.Flag("aws-quota-share", "The share of each AWS rate quota this provider uses, leaving the rest to the account's other clients.").Default(strconv.FormatFloat(budget.DefaultShare, 'f', -1, 64)).Float64()
-		maxReconcileRate = app.Flag("max-reconcile-rate", "The global maximum rate per second at which resources may be checked for drift.").Default("10").Int()
+		maxReconcileRate = app.Flag("max-reconcile-rate", "A ceiling on the reconciles per second of all kinds together. 0, the default, sets none: AWS's quotas (--aws-quota, --aws-quota-share) set the pace, each operation's budget apart.").Default("0").Int()
 		leaderElection   = app.Flag("leader-election", "Elect one leader among the provider's replicas, with a Lease in its namespace: only the leader reconciles; the others stand by, their caches synced, to take over.").Short('l').Default("false").Envar("LEADER_ELECTION").Bool()
 		leaseDuration    = app.Flag("leader-election-lease-duration", "How long a standby waits, after it last saw the leader renew its lease, before it takes over: a leader's crash stops reconciling for about this long.").Default(awscontroller.DefaultLease.Duration.String()).Duration()
 		renewDeadline    = app.Flag("leader-election-renew-deadline", "How long the leader keeps trying to renew its lease before it gives up leading and exits: an API server that answers no renewal for this long makes the leader step down.").Default(awscontroller.DefaultLease.RenewDeadline.String()).Duration()
@@ -106,11 +106,16 @@ func main() {
 	if !budget.ValidRate(*awsQuotaShare) || *awsQuotaShare > 1 {
 		kingpin.Fatalf("--aws-quota-share %v: want a fraction above 0 and at most 1", *awsQuotaShare)
 	}
+	if *maxReconcileRate < 0 {
+		kingpin.Fatalf("--max-reconcile-rate %d: want 0 (no ceiling) or more", *maxReconcileRate)
+	}
+	budgets := budget.New(budget.Quotas{Of: overrides, Share: *awsQuotaShare})
 
 	cfg, err := ctrl.GetConfig()
 	kingpin.FatalIfError(err, "Cannot get the API server configuration")
-	// The API server is asked no faster than the reconciles that ask it.
-	cfg = ratelimiter.LimitRESTConfig(cfg, *maxReconcileRate)
+	// The API server is asked as fast as the creates the budgets allow
+	// write; settled resources are read from the cache.
+	cfg.QPS, cfg.Burst = awscontroller.KubeRate(budgets)
 
 	scheme := kruntime.NewScheme()
 	kingpin.FatalIfError(clientgoscheme.AddToScheme(scheme), "Cannot add Kubernetes APIs to the scheme")
@@ -152,16 +157,21 @@ func main() {
 	ctrlmetrics.Registry.MustRegister(mrMetrics, stateMetrics)
 
 	o := controller.Options{
-		Logger:                  log,
-		MaxConcurrentReconciles: *maxReconcileRate,
+		Logger: log,
+		// A reconcile that waits for AWS's budgets is requeued for its
+		// turn and holds no worker: the workers are busy only while
+		// calls are made and objects written.
+		MaxConcurrentReconciles: max(*maxReconcileRate, awscontroller.DefaultWorkers),
 		PollInterval:            *pollInterval,
-		GlobalRateLimiter:       ratelimiter.NewGlobal(*maxReconcileRate),
 		Features:                &feature.Flags{},
 		MetricOptions: &controller.MetricOptions{
 			PollStateMetricInterval: *pollStateMetric,
 			MRMetrics:               mrMetrics,
 			MRStateMetrics:          stateMetrics,
 		},
+	}
+	if *maxReconcileRate > 0 {
+		o.GlobalRateLimiter = ratelimiter.NewGlobal(*maxReconcileRate)
 	}
 	if *enableSafeStart {
 		o.Gate = new(gate.Gate[schema.GroupVersionKind])
@@ -188,14 +198,15 @@ func main() {
 	cancel()
 	kingpin.FatalIfError(err, "Cannot load the key of the secret fingerprints")
 	polling := managedoptions.Polling{MinInterval: *minPollInterval, Jitter: *pollJitter}
-	budgets := budget.New(budget.Quotas{Of: overrides, Share: *awsQuotaShare})
 	shared := setup.Shared{
 		Sessions:     awsconfig.NewCache(kubeclient.New(mgr), awsconfig.WithBudgets(budgets)),
 		Fingerprints: key, Polling: &polling, Budgets: budgets,
 		Namespace: providerNamespace(*namespace),
 	}
 	kingpin.FatalIfError(awscontroller.Setup(mgr, o, shared), "Cannot set up the controllers")
-	kingpin.FatalIfError(mgr.Add(&metrics.CapacityWarner{Poll: *pollInterval, Rate: *maxReconcileRate, Log: log, Every: time.Minute}), "Cannot add the poll capacity check")
+	if *maxReconcileRate > 0 {
+		kingpin.FatalIfError(mgr.Add(&metrics.CapacityWarner{Poll: *pollInterval, Rate: *maxReconcileRate, Log: log, Every: time.Minute}), "Cannot add the poll capacity check")
+	}
 	log.Info("Starting the provider", "version", version, "poll", *pollInterval, "sync", *syncInterval)
 	kingpin.FatalIfError(mgr.Start(ctrl.SetupSignalHandler()), "Cannot start the controller manager")
 }

@@ -83,11 +83,17 @@ func (m StateMap) Condition(state, reason string) xpv2.Condition {
 }
 
 // InProgress reports whether the resource waits on AWS (creating, updating,
-// deleting or pending confirmation), so that it is checked again soon rather
+// deleting or pending confirmation), so that it is checked again sooner
 // than at the next poll.
 func InProgress(mg resource.Managed) bool {
+	return awsAtWork(mg) || mg.GetCondition(xpv2.TypeReady).Reason == ReasonPendingConfirmation
+}
+
+// awsAtWork reports whether AWS is creating, updating or deleting the
+// resource: work that ends by itself, soon.
+func awsAtWork(mg resource.Managed) bool {
 	switch mg.GetCondition(xpv2.TypeReady).Reason {
-	case xpv2.ReasonCreating, xpv2.ReasonDeleting, ReasonUpdating, ReasonPendingConfirmation:
+	case xpv2.ReasonCreating, xpv2.ReasonDeleting, ReasonUpdating:
 		return true
 	}
 	return false
@@ -95,7 +101,7 @@ func InProgress(mg resource.Managed) bool {
 
 // Settled reports whether a reconcile of mg can only be a periodic poll: the
 // resource is Ready and Synced at its current generation, and not being
-// deleted. Any other reconcile acts on a change, and goes first.
+// deleted.
 func Settled(mg resource.Managed) bool {
 	if mg.GetDeletionTimestamp() != nil {
 		return false
@@ -105,18 +111,46 @@ func Settled(mg resource.Managed) bool {
 		synced.ObservedGeneration == mg.GetGeneration()
 }
 
+// Moving reports whether a reconcile of mg acts on something that is on its
+// way: a new object, a spec not yet synced, a deletion, a resource AWS is
+// creating, updating or deleting. Such work goes before periodic polls.
+// Anything else is paced as a poll: a settled resource, and one that is not
+// settled but is not on its way either: refused, waiting days for its
+// endpoint to confirm, failed on AWS, or failing at the spec it has.
+func Moving(mg resource.Managed) bool {
+	if mg.GetDeletionTimestamp() != nil {
+		return true
+	}
+	synced := mg.GetCondition(xpv2.TypeSynced)
+	switch {
+	case synced.Status == corev1.ConditionUnknown, synced.ObservedGeneration != mg.GetGeneration():
+		// New, or changed since it was last synced.
+		return true
+	case synced.Status == corev1.ConditionFalse:
+		// Failing at the spec it has: the controller's backoff times it.
+		return false
+	}
+	return awsAtWork(mg)
+}
+
 // PollInterval is a poll interval hook: resources that wait on AWS are
 // checked again after as long as they have waited so far, from 1 s up to
 // soon, so that a resource AWS finishes in a second or two is seen Ready
 // then rather than soon after, and one that takes minutes costs no more
 // Observes than a fixed soon would, plus a few; the others every pollInterval.
+// A subscription pending confirmation waits on a person, maybe for days: it
+// is checked after as long as it has waited too, but up to pollInterval.
 func PollInterval(soon time.Duration) func(resource.Managed, time.Duration) time.Duration {
 	return func(mg resource.Managed, pollInterval time.Duration) time.Duration {
-		if !InProgress(mg) || soon >= pollInterval {
+		if !InProgress(mg) {
 			return pollInterval
 		}
+		longest := pollInterval
+		if awsAtWork(mg) {
+			longest = min(soon, pollInterval)
+		}
 		waited := time.Since(mg.GetCondition(xpv2.TypeReady).LastTransitionTime.Time)
-		return min(soon, max(FirstRecheck, waited))
+		return min(longest, max(FirstRecheck, waited))
 	}
 }
 

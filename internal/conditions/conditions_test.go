@@ -52,6 +52,14 @@ func TestPollInterval(t *testing.T) {
 			reason: "Updating waits as creating does.",
 			ready:  Updating(), since: 2 * time.Second, want: 2 * time.Second,
 		},
+		"PendingConfirmationForSeconds": {
+			reason: "A subscription that began waiting for its endpoint's confirmation 3 s ago is looked at after as long.",
+			ready:  PendingConfirmation(""), since: 3 * time.Second, want: 3 * time.Second,
+		},
+		"PendingConfirmationForDays": {
+			reason: "A subscription pending confirmation for days waits on a person, not on AWS: it backs off to the poll interval, not to 10 s.",
+			ready:  PendingConfirmation(""), since: 72 * time.Hour, want: time.Minute,
+		},
 		"Available": {
 			reason: "A Ready resource is polled every poll interval.",
 			ready:  xpv2.Available(), since: 2 * time.Second, want: time.Minute,
@@ -96,6 +104,41 @@ func TestSettled(t *testing.T) {
 	} {
 		if got := Settled(tc.mg); got != tc.want {
 			t.Errorf("%s: Settled() = %v, want %v", name, got, tc.want)
+		}
+	}
+}
+
+func TestMoving(t *testing.T) {
+	with := func(generation int64, cs ...xpv2.Condition) *v1alpha1.DeliveryStream {
+		mg := &v1alpha1.DeliveryStream{ObjectMeta: metav1.ObjectMeta{Generation: generation}}
+		mg.SetConditions(cs...)
+		return mg
+	}
+	deleting := with(1, xpv2.Available(), xpv2.ReconcileSuccess().WithObservedGeneration(1))
+	now := metav1.Now()
+	deleting.SetDeletionTimestamp(&now)
+	synced := xpv2.ReconcileSuccess().WithObservedGeneration(2)
+	failing := xpv2.ReconcileError(errors.New("AccessDenied")).WithObservedGeneration(2)
+	refused := xpv2.Condition{Type: xpv2.TypeReady, Status: "False", Reason: "NotOwned"}
+	for name, tc := range map[string]struct {
+		reason string
+		mg     *v1alpha1.DeliveryStream
+		want   bool
+	}{
+		"New":                 {"An object never reconciled is on its way.", with(1), true},
+		"Settled":             {"A Ready resource synced at its generation is polled.", with(2, xpv2.Available(), synced), false},
+		"SpecChanged":         {"A spec changed since it was synced is acted on.", with(3, xpv2.Available(), synced), true},
+		"Deleting":            {"A deleted object is acted on.", deleting, true},
+		"Creating":            {"A resource AWS is creating is on its way.", with(2, xpv2.Creating(), synced), true},
+		"Updating":            {"A resource AWS is updating is on its way.", with(2, Updating(), synced), true},
+		"PendingConfirmation": {"A subscription waiting on a person is paced as a poll.", with(2, PendingConfirmation(""), synced), false},
+		"FailedOnAWS":         {"A resource AWS reports failed is paced as a poll.", with(2, Failed("CREATE_FAILED"), synced), false},
+		"Refused":             {"An object refused a resource it does not own is paced as a poll.", with(2, refused, failing), false},
+		"FailingCreate":       {"A create that keeps failing at the same spec is paced as a poll, timed by the backoff.", with(2, xpv2.Creating(), failing), false},
+		"FailingAfterChange":  {"A spec changed since the failure is acted on.", with(3, xpv2.Creating(), failing), true},
+	} {
+		if got := Moving(tc.mg); got != tc.want {
+			t.Errorf("%s: %s Moving() = %v, want %v", name, tc.reason, got, tc.want)
 		}
 	}
 }

@@ -19,6 +19,7 @@ package controller
 
 import (
 	"context"
+	"math"
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
@@ -31,6 +32,7 @@ import (
 	notificationv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 
+	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/ackannotations"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/agentcorecontrol/apikeycredentialprovider"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/config"
@@ -44,19 +46,44 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
 
-// A kind is a managed resource kind with the controller that reconciles it.
+// A kind is a managed resource kind with the controller that reconciles it,
+// and the AWS operation that creates its resources.
 type kind struct {
-	gvk   schema.GroupVersionKind
-	setup func(ctrl.Manager, controller.Options, setup.Shared) error
+	gvk    schema.GroupVersionKind
+	setup  func(ctrl.Manager, controller.Options, setup.Shared) error
+	create budget.Operation
 }
 
 // kinds are the provider's managed resource kinds.
 var kinds = []kind{
-	{agentcorecontrolv1alpha1.APIKeyCredentialProviderGroupVersionKind, apikeycredentialprovider.Setup},
-	{streamingv1alpha1.DeliveryStreamGroupVersionKind, deliverystream.Setup},
-	{notificationv1alpha1.SubscriptionGroupVersionKind, subscription.Setup},
-	{eventbusv1alpha1.EndpointGroupVersionKind, endpoint.Setup},
-	{mlplatformv1alpha1.EndpointConfigGroupVersionKind, endpointconfig.Setup},
+	{agentcorecontrolv1alpha1.APIKeyCredentialProviderGroupVersionKind, apikeycredentialprovider.Setup, apikeycredentialprovider.Create},
+	{streamingv1alpha1.DeliveryStreamGroupVersionKind, deliverystream.Setup, deliverystream.Create},
+	{notificationv1alpha1.SubscriptionGroupVersionKind, subscription.Setup, subscription.Create},
+	{eventbusv1alpha1.EndpointGroupVersionKind, endpoint.Setup, endpoint.Create},
+	{mlplatformv1alpha1.EndpointConfigGroupVersionKind, endpointconfig.Setup, endpointconfig.Create},
+}
+
+// DefaultWorkers are the workers of each kind's controller when
+// --max-reconcile-rate sets no more: ten reconciles of a kind at once, each
+// making its calls and writes, more than AWS's budgets let through.
+const DefaultWorkers = 10
+
+// WritesPerCreate are the API server writes one create makes at most: the
+// object's four (five for the kinds AWS creates asynchronously) and the
+// ownership claim.
+const WritesPerCreate = 6
+
+// KubeRate is the rate the Kubernetes client needs: the writes of the
+// creates the budgets allow, every kind at once, each kind as many per
+// second as its create operation's budget. Settled resources cost no write
+// and are read from the cache, so nothing else needs it.
+func KubeRate(b *budget.Budgets) (qps float32, burst int) {
+	var creates float64
+	for _, k := range kinds {
+		creates += b.Rate(k.create)
+	}
+	perSecond := math.Ceil(creates * WritesPerCreate)
+	return float32(perSecond), int(perSecond)
 }
 
 // Setup adds every controller of the provider to the manager. All kinds share

@@ -26,10 +26,12 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/gate"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
 	"github.com/go-logr/logr"
+	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
+	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/readiness"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
 )
@@ -74,5 +76,29 @@ func TestAFailedGatedSetupFailsTheHealthCheck(t *testing.T) {
 	}
 	if err := ready.Ready(nil); err == nil || !strings.Contains(err.Error(), "the controllers of Bad could not be set up") || strings.Contains(err.Error(), "Good") {
 		t.Errorf("readiness check after a failed setup: %v", err)
+	}
+}
+
+// TestKubeRate: the client's rate is the writes of the creates AWS's
+// budgets allow every kind at once.
+func TestKubeRate(t *testing.T) {
+	cases := map[string]struct {
+		quotas budget.Quotas
+		want   float32
+	}{
+		// 80 % of AgentCore's 10 (unpublished), Firehose's 5, SNS
+		// Subscribe's 100, EventBridge CreateEndpoint's 5 and SageMaker's
+		// 10 (unpublished): 104 creates per second, 6 writes each.
+		"PublishedQuotas": {quotas: budget.Quotas{}, want: 624},
+		// An account whose SNS Subscribe quota is 10: 32 creates per second.
+		"LowerSubscribeQuota": {quotas: budget.Quotas{Of: map[string]float64{"SNS:Subscribe": 10}}, want: 192},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			qps, burst := KubeRate(budget.New(tc.quotas))
+			if diff := cmp.Diff([]float32{tc.want, tc.want}, []float32{qps, float32(burst)}); diff != "" {
+				t.Errorf("KubeRate: -want, +got (qps, burst):\n%s", diff)
+			}
+		})
 	}
 }

@@ -92,6 +92,15 @@ var (
 		Help: "Periodic polls at a resource put off until the budgets of their AWS operations allow them, by kind.",
 	}, []string{"kind"})
 
+	// DeferredChanges counts the reconciles of resources on their way (new,
+	// changed, deleted, being created by AWS) put off until their
+	// operations' budgets allow them, or until AWS is likely done creating
+	// them; none of them is a reconcile run.
+	DeferredChanges = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "provider_aws_services_deferred_changes_total",
+		Help: "Reconciles of new, changed, deleted or creating resources put off until the budgets of their AWS operations allow them or AWS is likely done, by kind.",
+	}, []string{"kind"})
+
 	// UndeclaredObserveCalls counts the AWS calls a kind's Observe made that
 	// its declaration of ObserveCalls lacks: the budgets that pace its
 	// polls do not know them. The tests require none.
@@ -102,7 +111,7 @@ var (
 )
 
 func init() {
-	ctrlmetrics.Registry.MustRegister(AWSCalls, PollInterval, Reconciles, BudgetRate, BudgetCalls, BudgetWait, DeferredPolls, UndeclaredObserveCalls)
+	ctrlmetrics.Registry.MustRegister(AWSCalls, PollInterval, Reconciles, BudgetRate, BudgetCalls, BudgetWait, DeferredPolls, DeferredChanges, UndeclaredObserveCalls)
 }
 
 // CountReconciles counts the reconciles of r, named controller, in

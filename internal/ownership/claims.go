@@ -205,6 +205,17 @@ func (c *Claims) Get(ctx context.Context, id Identity, holder types.UID) (*Claim
 	return claimOf(l), nil
 }
 
+// Cached returns the holder of id's claim as the cache shows it, with no
+// call to the API server; false when the cache shows no claim. The cache may
+// be behind: only Take decides.
+func (c *Claims) Cached(ctx context.Context, id Identity) (types.UID, bool) {
+	l := &coordinationv1.Lease{}
+	if err := c.cached.Get(ctx, types.NamespacedName{Namespace: c.namespace, Name: claimName(id)}, l); err != nil {
+		return "", false
+	}
+	return claimOf(l).Holder, true
+}
+
 // Take claims id for holder, for purpose, unless another object holds it;
 // it returns the claim that holds id. A claim whose holder no longer exists
 // is released first: a newcomer of the same name does not inherit it.

@@ -83,6 +83,42 @@ type Kind[MR resource.Managed] struct {
 	New func() MR
 	// PoliciesHonoured is true when spec.managementPolicies are honoured.
 	PoliciesHonoured bool
+	// CreateRefusedIfExists is true for the kinds whose create AWS refuses
+	// when the identity exists: a new object creates before it looks
+	// (CreatesFirst), and looks only if AWS answers that it exists.
+	CreateRefusedIfExists bool
+}
+
+// CreatesFirst reports whether a reconcile of mg, whose calls go to account
+// and region, creates before it looks: its kind's creates are refused when
+// the identity exists, and mg is new to AWS as far as its records tell: it
+// may create, is not being deleted, has made or tried no create
+// (crossplane-runtime's create records), shows no ARN, asks to adopt nothing
+// and was not refused before; and the cache shows the identity's claim held
+// by no other object. A look would find nothing, and AWS's create tells the
+// same at no extra call; if it answers that the identity exists, Create
+// makes the look, and the ownership rules decide as they would have. The
+// gate that paces a reconcile and the Client that makes it ask the same.
+func (k *Kind[MR]) CreatesFirst(ctx context.Context, mg MR, account, region string) bool {
+	if !k.newToAWS(mg) {
+		return false
+	}
+	holder, ok := k.Claims.Cached(ctx, k.identityIn(mg, account, region))
+	return !ok || holder == mg.GetUID()
+}
+
+// newToAWS reports whether mg's records tell of nothing on AWS (CreatesFirst).
+func (k *Kind[MR]) newToAWS(mg MR) bool {
+	if !k.CreateRefusedIfExists || meta.WasDeleted(mg) || !Creates(mg, k.PoliciesHonoured) || WantsToAdopt(mg) {
+		return false
+	}
+	if !meta.GetExternalCreatePending(mg).IsZero() || !meta.GetExternalCreateSucceeded(mg).IsZero() || !meta.GetExternalCreateFailed(mg).IsZero() {
+		return false
+	}
+	if md := k.Metadata(mg); md != nil && md.ARN != nil {
+		return false
+	}
+	return mg.GetCondition(xpv2.TypeReady).Reason != ReasonNotOwned
 }
 
 // Observed is what the kind's last Observe found of the resource, for
@@ -130,9 +166,10 @@ type Client[MR resource.Managed] struct {
 	// The session's account and region: a claim is for an identity there.
 	account, region string
 
-	// claimed is true once this reconcile's Observe claimed the identity.
-	claimed  bool
-	adopting *tags.Service
+	// claimed is true once this reconcile's Observe claimed the identity;
+	// lookSkipped when it created first (CreatesFirst) and made no look.
+	claimed, lookSkipped bool
+	adopting             *tags.Service
 }
 
 // Wrap returns c, an external client working in account and region, made to
@@ -151,6 +188,11 @@ func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObserv
 		return c.TypedExternalClient.Observe(ctx, mg)
 	}
 	before := mg.DeepCopyObject().(MR) //nolint:forcetypeassert // a copy of its own type
+	if c.kind.CreatesFirst(ctx, mg, c.account, c.region) {
+		// Nothing to look at yet: the create that follows is the look.
+		c.lookSkipped = true
+		return c.beforeCreate(ctx, mg, before, managed.ExternalObservation{})
+	}
 	o, err := c.TypedExternalClient.Observe(withClaim(ctx, c, mg), mg)
 	if err != nil && !SaysItOwns(before, c.kind.Metadata(before)) {
 		// An Observe that failed half-way (a throttled tag read, say) at a
@@ -297,6 +339,16 @@ func (c *Client[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreatio
 		return created, err
 	}
 	id, w := c.kind.Identity(mg), c.kind.Terms
+	if c.lookSkipped {
+		// This create stood for the look, and the object had made or
+		// tried no create before it: what exists was there before it,
+		// and is not its work. The claim says so before anything else
+		// can fail, so that no later reconcile takes what exists for the
+		// work of the create this object has now recorded.
+		if err := c.kind.Claims.Repurpose(ctx, c.identity(mg), mg.GetUID(), Refused); err != nil {
+			return managed.ExternalCreation{}, err
+		}
+	}
 	probe := mg.DeepCopyObject().(MR) //nolint:forcetypeassert // a copy of its own type
 	o, oerr := c.TypedExternalClient.Observe(ctx, probe)
 	switch {
@@ -305,7 +357,14 @@ func (c *Client[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreatio
 	case !o.ResourceExists:
 		return managed.ExternalCreation{}, errors.Errorf(msgHidden, w.Noun, id, w.Field)
 	}
-	d, err := c.decide(ctx, mg)
+	asked := mg
+	if c.lookSkipped {
+		// Decided as the look this create stood for would have been,
+		// before any create.
+		asked = mg.DeepCopyObject().(MR) //nolint:forcetypeassert // a copy of its own type
+		meta.RemoveAnnotations(asked, meta.AnnotationKeyExternalCreatePending)
+	}
+	d, err := c.decide(ctx, asked)
 	if err != nil {
 		return managed.ExternalCreation{}, err
 	}
@@ -381,10 +440,15 @@ func (c *Client[MR]) takeFor(ctx context.Context, mg MR, purpose Purpose, d Deci
 }
 
 func (c *Client[MR]) identity(mg MR) Identity {
-	id := Identity{Account: c.account, Region: c.region, Kind: c.kind.GroupKind, Fields: c.kind.Identity(mg)}
-	if c.kind.Where != nil {
-		if account, region := c.kind.Where(mg); account != "" && region != "" {
-			id.Account, id.Region = account, region
+	return c.kind.identityIn(mg, c.account, c.region)
+}
+
+// identityIn is mg's identity when its calls go to account and region.
+func (k *Kind[MR]) identityIn(mg MR, account, region string) Identity {
+	id := Identity{Account: account, Region: region, Kind: k.GroupKind, Fields: k.Identity(mg)}
+	if k.Where != nil {
+		if a, r := k.Where(mg); a != "" && r != "" {
+			id.Account, id.Region = a, r
 		}
 	}
 	return id

@@ -51,10 +51,17 @@ type awsStream struct {
 	calls   []string
 	// createErr is Create's answer.
 	createErr error
+	// untagged makes it a kind AWS cannot tag.
+	untagged bool
+	// observeErr is Observe's answer when set.
+	observeErr error
 }
 
 func (a *awsStream) Observe(_ context.Context, mg *v1alpha1.DeliveryStream) (managed.ExternalObservation, error) {
 	a.calls = append(a.calls, "Observe")
+	if a.observeErr != nil {
+		return managed.ExternalObservation{}, a.observeErr
+	}
 	if !a.exists {
 		return managed.ExternalObservation{}, nil
 	}
@@ -82,6 +89,9 @@ func (a *awsStream) Delete(context.Context, *v1alpha1.DeliveryStream) (managed.E
 func (a *awsStream) Disconnect(context.Context) error { return nil }
 
 func (a *awsStream) LastObserved() Observed {
+	if a.untagged {
+		return Observed{Created: a.created}
+	}
 	return Observed{Created: a.created, Tags: &tags.Service{
 		List: func(context.Context) (map[string]string, error) {
 			a.calls = append(a.calls, "ListTags")
@@ -446,5 +456,147 @@ func TestClientCreate(t *testing.T) {
 				t.Errorf("%s\nclaim for %q, want %q", tc.reason, got, tc.purpose)
 			}
 		})
+	}
+}
+
+// TestClientCreatesFirst: for a kind whose create AWS refuses when the
+// identity exists, a new object claims the identity and creates with no
+// look first; anything its records or the claims tell of an existing
+// resource makes it look first, as before.
+func TestClientCreatesFirst(t *testing.T) {
+	refused := func(mg *v1alpha1.DeliveryStream) {
+		mg.SetConditions(xpv2.Condition{Type: xpv2.TypeReady, Status: "False", Reason: ReasonNotOwned})
+	}
+	cases := map[string]struct {
+		reason    string
+		self      *v1alpha1.DeliveryStream
+		claimedBy *v1alpha1.DeliveryStream
+		refusedOn bool // the kind's creates are not refused when it exists
+		wantCalls []string
+		holder    string
+	}{
+		"NewObjectCreatesWithoutALook": {
+			reason: "A new object makes no call before its create, and holds the claim for it.",
+			self:   named("team-b", "orders"), holder: "uid-team-b-orders",
+		},
+		"KindWhoseCreateIsNotRefusedLooks": {
+			reason: "A kind AWS lets create twice (as SNS Subscribe) looks first.",
+			self:   named("team-b", "orders"), refusedOn: true, wantCalls: []string{"Observe"}, holder: "uid-team-b-orders",
+		},
+		"ClaimHeldByAnotherLooks": {
+			reason: "The cache shows the identity claimed by another object: it looks, and the rules decide.",
+			self:   named("team-b", "orders"), claimedBy: named("team-a", "orders"),
+			wantCalls: []string{"Observe"}, holder: "uid-team-a-orders",
+		},
+		"CreateRecordedLooks": {
+			reason:    "A create was made or tried (crossplane-runtime's create-pending record): it looks for what it made.",
+			self:      named("team-b", "orders", func(mg *v1alpha1.DeliveryStream) { meta.SetExternalCreatePending(mg, t0) }),
+			wantCalls: []string{"Observe"}, holder: "uid-team-b-orders",
+		},
+		"ARNShownLooks": {
+			reason: "An object whose status shows an ARN looks at it.",
+			self: named("team-b", "orders", func(mg *v1alpha1.DeliveryStream) {
+				mg.Status.AtProvider.ACKResourceMetadata = &common.ResourceMetadata{ARN: new("arn:aws:firehose:us-east-1:000000000000:deliverystream/orders")}
+			}),
+			wantCalls: []string{"Observe"}, holder: "uid-team-b-orders",
+		},
+		"AdoptionLooks": {
+			reason:    "An adoption looks for what it adopts.",
+			self:      named("team-b", "orders", adopting),
+			wantCalls: []string{"Observe"}, holder: "uid-team-b-orders",
+		},
+		"RefusedBeforeLooks": {
+			reason:    "An object refused before looks again rather than trying a create AWS would refuse.",
+			self:      named("team-b", "orders", refused),
+			wantCalls: []string{"Observe"}, holder: "uid-team-b-orders",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var objs []client.Object
+			if tc.claimedBy != nil {
+				objs = append(objs, tc.claimedBy)
+			}
+			kube, k := cluster(t, objs...)
+			k.CreateRefusedIfExists = !tc.refusedOn
+			if tc.claimedBy != nil {
+				claimFor(t, kube, tc.claimedBy, ToCreate)
+			}
+			aws := &awsStream{}
+			c := Wrap(managed.TypedExternalClient[*v1alpha1.DeliveryStream](aws), k, ordersID.Account, ordersID.Region)
+			_, _ = c.Observe(context.Background(), tc.self)
+			if diff := cmp.Diff(tc.wantCalls, aws.calls); diff != "" {
+				t.Errorf("%s\nAWS calls: -want, +got:\n%s", tc.reason, diff)
+			}
+			if got := holder(t, kube); got != tc.holder {
+				t.Errorf("%s\nclaim held by %q, want %q", tc.reason, got, tc.holder)
+			}
+		})
+	}
+}
+
+// TestClientCreateFirstRefusedAsExisting: a create made without a look,
+// which AWS refuses because the name exists, proves that what exists is not
+// its work, even for a kind AWS cannot tag whose resource was made moments
+// before the claim: it is refused as the look would have refused it, and the
+// claim let go.
+func TestClientCreateFirstRefusedAsExisting(t *testing.T) {
+	kube, k := cluster(t)
+	k.CreateRefusedIfExists = true
+	aws := &awsStream{exists: true, untagged: true, created: time.Now(), createErr: &smithy.GenericAPIError{Code: "ResourceInUseException", Message: "already exists"}}
+	c := Wrap(managed.TypedExternalClient[*v1alpha1.DeliveryStream](aws), k, ordersID.Account, ordersID.Region)
+	mg := named("team-b", "orders")
+	ctx := context.Background()
+	if _, err := c.Observe(ctx, mg); err != nil {
+		t.Fatal(err)
+	}
+	// As crossplane-runtime records before it creates.
+	meta.SetExternalCreatePending(mg, time.Now())
+	_, err := c.Create(ctx, mg)
+	if err == nil || !strings.Contains(err.Error(), "does not manage it") {
+		t.Errorf("create refused by AWS as existing: error %v, want a refusal", err)
+	}
+	if diff := cmp.Diff([]string{"Create", "Observe"}, aws.calls); diff != "" {
+		t.Errorf("AWS calls: -want, +got:\n%s", diff)
+	}
+	if got := holder(t, kube); got != "" {
+		t.Errorf("claim held by %q after the refusal, want none", got)
+	}
+}
+
+// TestClientCreateFirstRefusedThenLookFails: a create made without a look,
+// which AWS refuses because the name exists, marks the claim refused before
+// it looks at what exists: when that look fails, the next reconcile, which
+// sees the create this object recorded, still does not take what exists,
+// made moments before the claim by someone else, for its own work.
+func TestClientCreateFirstRefusedThenLookFails(t *testing.T) {
+	kube, k := cluster(t)
+	k.CreateRefusedIfExists = true
+	aws := &awsStream{exists: true, untagged: true, created: time.Now(), createErr: &smithy.GenericAPIError{Code: "ResourceInUseException", Message: "already exists"}}
+	mg := named("team-b", "orders")
+	ctx := context.Background()
+	c := Wrap(managed.TypedExternalClient[*v1alpha1.DeliveryStream](aws), k, ordersID.Account, ordersID.Region)
+	if _, err := c.Observe(ctx, mg); err != nil {
+		t.Fatal(err)
+	}
+	meta.SetExternalCreatePending(mg, time.Now())
+	aws.observeErr = &smithy.GenericAPIError{Code: "ThrottlingException", Message: "Rate exceeded"}
+	if _, err := c.Create(ctx, mg); err == nil {
+		t.Fatal("create refused as existing, then a failed look: no error")
+	}
+	if got := purposeOf(t, kube); got != Refused {
+		t.Errorf("claim purpose after the refused create %q, want %q", got, Refused)
+	}
+
+	// The next reconcile, as crossplane-runtime makes it after a failed create.
+	aws.observeErr = nil
+	meta.SetExternalCreateFailed(mg, time.Now())
+	c = Wrap(managed.TypedExternalClient[*v1alpha1.DeliveryStream](aws), k, ordersID.Account, ordersID.Region)
+	_, err := c.Observe(ctx, mg)
+	if err == nil || !strings.Contains(err.Error(), "does not manage it") {
+		t.Errorf("next reconcile: error %v, want a refusal", err)
+	}
+	if got := holder(t, kube); got != "" {
+		t.Errorf("claim held by %q after the refusal, want none", got)
 	}
 }

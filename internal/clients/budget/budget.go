@@ -16,12 +16,13 @@ limitations under the License.
 
 // Package budget keeps the provider's AWS calls within a share of AWS's
 // per-operation rate quotas. Each account, region and operation has a token
-// bucket; every SDK call takes a token before it is sent, and calls that
-// change something, or that a resource waiting on a change makes, go before
-// the periodic polls. Periodic polls do not queue: Schedule gives each one a
-// slot at the operation's rate, and the caller requeues the poll for then, so
-// that an operation whose budget is spent stretches the polls of the kinds
-// that use it and no other.
+// bucket; every SDK call takes a token before it is sent. Reconciles do not
+// queue inside it: Reserve gives each one a slot of the operations it calls,
+// at their rate, and the caller requeues the reconcile for that slot rather
+// than holding a worker, so that an operation whose budget is spent slows
+// the kinds that use it and no other. Work on a change (a new, changed or
+// deleted resource, one AWS is still creating) takes its slots before the
+// periodic polls.
 package budget
 
 import (
@@ -90,9 +91,9 @@ func (b *Budgets) bucket(account, region string, op Operation) *bucket {
 // urgentKey marks a context whose calls go before periodic polls.
 type urgentKey struct{}
 
-// Urgent marks ctx as the context of a reconcile that acts on a change (a
-// new, changed, failing or deleted resource): its reads go before periodic
-// polls, as writes always do.
+// Urgent marks ctx as the context of a reconcile whose calls go before those
+// of periodic polls not yet given their slot: one that acts on a change, or
+// one whose reserved slot has come. Writes always go first.
 func Urgent(ctx context.Context) context.Context {
 	return context.WithValue(ctx, urgentKey{}, true)
 }
@@ -120,16 +121,42 @@ func (b *Budgets) Wait(ctx context.Context, account, region string, op Operation
 	return nil
 }
 
-// Schedule reserves the next free slot of each of ops, the calls of one
-// periodic poll, and returns how long until the last of them comes: zero if
-// the poll can be made now.
-func (b *Budgets) Schedule(account, region string, ops []Operation) time.Duration {
+// A Class is how a reserved call ranks: Change before Poll.
+type Class int
+
+// The classes of reserved calls.
+const (
+	// Poll is a periodic look at a settled resource: it takes the next slot
+	// no other call has, after every reserved Change.
+	Poll Class = iota
+	// Change is work on a change: it takes the next slot no other Change
+	// has, ahead of the polls not yet made.
+	Change
+)
+
+// Reserve reserves the next free slot of each of ops, the calls one
+// reconcile makes, and returns how long until the last of them comes: zero
+// if the reconcile can be made now.
+func (b *Budgets) Reserve(account, region string, ops []Operation, class Class) time.Duration {
 	now := b.clock.Now()
 	var wait time.Duration
 	for _, op := range ops {
-		wait = max(wait, b.bucket(account, region, op).reserve(now))
+		wait = max(wait, b.bucket(account, region, op).reserve(now, class))
 	}
 	return wait
+}
+
+// Displaced reports whether changes have since reserved the slots a poll of
+// ops was given: more than one change's call is still to come in one of
+// their budgets. Such a poll yields, and takes a new slot behind them.
+func (b *Budgets) Displaced(account, region string, ops []Operation) bool {
+	now := b.clock.Now()
+	for _, op := range ops {
+		if b.bucket(account, region, op).displaced(now) {
+			return true
+		}
+	}
+	return false
 }
 
 // Middleware returns the SDK option that makes every call of a session
@@ -155,9 +182,10 @@ type bucket struct {
 	tokens        float64
 	at            time.Time
 	urgentWaiting int
-	// pollAt is the next free slot for a periodic poll: polls are spread
-	// at the bucket's rate, and every urgent call moves them on by one.
-	pollAt time.Time
+	// changeAt is the next free slot for a change, and pollAt for a poll:
+	// reservations are spread at the bucket's rate, and a poll's slot is
+	// after every change reserved before it.
+	changeAt, pollAt time.Time
 }
 
 // interval is the time one call uses of the rate.
@@ -183,9 +211,6 @@ func (bk *bucket) take(now time.Time, urgent bool) time.Duration {
 	}
 	if bk.tokens >= 1 {
 		bk.tokens--
-		if urgent {
-			bk.pollAt = later(bk.pollAt, now).Add(bk.interval())
-		}
 		return 0
 	}
 	return time.Duration((1 - bk.tokens) / bk.rate * float64(time.Second))
@@ -217,13 +242,25 @@ func (bk *bucket) wait(ctx context.Context, c clock.Clock, urgent bool) error {
 	}
 }
 
-// reserve takes the next free poll slot and returns how long until it.
-func (bk *bucket) reserve(now time.Time) time.Duration {
+// reserve takes the next free slot of class and returns how long until it.
+func (bk *bucket) reserve(now time.Time, class Class) time.Duration {
 	bk.mu.Lock()
 	defer bk.mu.Unlock()
-	slot := later(bk.pollAt, now)
+	if class == Change {
+		slot := later(bk.changeAt, now)
+		bk.changeAt = slot.Add(bk.interval())
+		return slot.Sub(now)
+	}
+	slot := later(later(bk.pollAt, bk.changeAt), now)
 	bk.pollAt = slot.Add(bk.interval())
 	return slot.Sub(now)
+}
+
+// displaced reports whether more than one change's slot is still to come.
+func (bk *bucket) displaced(now time.Time) bool {
+	bk.mu.Lock()
+	defer bk.mu.Unlock()
+	return bk.changeAt.Sub(now) > bk.interval()
 }
 
 func later(a, b time.Time) time.Time {

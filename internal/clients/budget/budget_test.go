@@ -125,32 +125,75 @@ func TestWrite(t *testing.T) {
 	}
 }
 
-// TestScheduleSpreadsPolls: polls take slots at the budget's rate, per
+// TestReserveSpreadsCalls: reconciles take slots at the budget's rate, per
 // account, region and operation.
-func TestScheduleSpreadsPolls(t *testing.T) {
+func TestReserveSpreadsCalls(t *testing.T) {
 	c := clocktesting.NewFakeClock(time.Unix(0, 0))
 	b := New(Quotas{}, WithClock(c))
 	var got []time.Duration
 	for range 6 {
-		got = append(got, b.Schedule("111", "us-east-1", []Operation{describe}))
+		got = append(got, b.Reserve("111", "us-east-1", []Operation{describe}, Poll))
 	}
 	// 4 calls per second: a slot every 250 ms.
 	want := []time.Duration{0, 250 * time.Millisecond, 500 * time.Millisecond, 750 * time.Millisecond, time.Second, 1250 * time.Millisecond}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Schedule: -want, +got:\n%s", diff)
+		t.Errorf("Reserve: -want, +got:\n%s", diff)
 	}
-	if d := b.Schedule("111", "eu-west-1", []Operation{describe}); d != 0 {
-		t.Errorf("Schedule in another region: got %v, want 0", d)
+	if d := b.Reserve("111", "eu-west-1", []Operation{describe}, Poll); d != 0 {
+		t.Errorf("Reserve in another region: got %v, want 0", d)
 	}
-	if d := b.Schedule("222", "us-east-1", []Operation{describe}); d != 0 {
-		t.Errorf("Schedule in another account: got %v, want 0", d)
+	if d := b.Reserve("222", "us-east-1", []Operation{describe}, Poll); d != 0 {
+		t.Errorf("Reserve in another account: got %v, want 0", d)
 	}
-	if d := b.Schedule("111", "us-east-1", []Operation{{"SNS", "GetSubscriptionAttributes"}}); d != 0 {
-		t.Errorf("Schedule of another operation: got %v, want 0", d)
+	if d := b.Reserve("111", "us-east-1", []Operation{{"SNS", "GetSubscriptionAttributes"}}, Poll); d != 0 {
+		t.Errorf("Reserve of another operation: got %v, want 0", d)
 	}
-	// A poll of two operations waits for the later of its two slots.
-	if d := b.Schedule("111", "us-east-1", []Operation{{"Firehose", "ListTagsForDeliveryStream"}, describe}); d != 1500*time.Millisecond {
-		t.Errorf("Schedule of two operations: got %v, want 1.5s", d)
+	// A reconcile of two operations waits for the later of its two slots.
+	if d := b.Reserve("111", "us-east-1", []Operation{{"Firehose", "ListTagsForDeliveryStream"}, describe}, Poll); d != 1500*time.Millisecond {
+		t.Errorf("Reserve of two operations: got %v, want 1.5s", d)
+	}
+}
+
+// TestChangesGoBeforePolls: a change takes the next slot no other change
+// has, ahead of polls reserved before it; a poll reserved after changes
+// comes after them; and a poll whose slot changes have taken since is told
+// it is displaced.
+func TestChangesGoBeforePolls(t *testing.T) {
+	c := clocktesting.NewFakeClock(time.Unix(0, 0))
+	b := New(Quotas{}, WithClock(c))
+	ops := []Operation{describe}
+	reserve := func(n int, class Class) []time.Duration {
+		var got []time.Duration
+		for range n {
+			got = append(got, b.Reserve("111", "us-east-1", ops, class))
+		}
+		return got
+	}
+	ms := func(n ...int) []time.Duration {
+		out := make([]time.Duration, 0, len(n))
+		for _, v := range n {
+			out = append(out, time.Duration(v)*time.Millisecond)
+		}
+		return out
+	}
+	if diff := cmp.Diff(ms(0, 250, 500), reserve(3, Poll)); diff != "" {
+		t.Errorf("three polls: -want, +got:\n%s", diff)
+	}
+	if b.Displaced("111", "us-east-1", ops) {
+		t.Error("no change reserved: a poll is displaced")
+	}
+	if diff := cmp.Diff(ms(0, 250, 500), reserve(3, Change)); diff != "" {
+		t.Errorf("three changes after three polls: -want, +got (they go ahead of the polls):\n%s", diff)
+	}
+	if !b.Displaced("111", "us-east-1", ops) {
+		t.Error("three changes reserved ahead of the polls' slots: a poll whose slot came is not displaced")
+	}
+	if diff := cmp.Diff(ms(750), reserve(1, Poll)); diff != "" {
+		t.Errorf("a poll after three changes: -want, +got (after the polls and the changes):\n%s", diff)
+	}
+	c.Step(500 * time.Millisecond)
+	if b.Displaced("111", "us-east-1", ops) {
+		t.Error("one change's slot left to come: a poll is displaced")
 	}
 }
 
@@ -227,21 +270,6 @@ func TestWritesGoFirst(t *testing.T) {
 	wg.Wait()
 	if diff := cmp.Diff([]string{"urgent", "poll"}, order); diff != "" {
 		t.Errorf("order of calls: -want, +got:\n%s", diff)
-	}
-}
-
-// TestUrgentCallsPushPollsOn: each urgent call moves the next poll slot on
-// by one call's time, so polls make room for it.
-func TestUrgentCallsPushPollsOn(t *testing.T) {
-	c := clocktesting.NewFakeClock(time.Unix(0, 0))
-	b := New(Quotas{}, WithClock(c))
-	for range 2 {
-		if err := b.Wait(Urgent(context.Background()), "111", "us-east-1", describe); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if d := b.Schedule("111", "us-east-1", []Operation{describe}); d != 500*time.Millisecond {
-		t.Errorf("Schedule after two urgent calls: got %v, want 500ms", d)
 	}
 }
 

@@ -31,6 +31,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
@@ -255,11 +257,14 @@ type Plan struct {
 	tooMany error
 }
 
-// Observe lists the resource's tags when there is anything to compare (the
-// desired tags of w, or tags the provider set before) and plans the change.
-// Without either it makes no call. A plan that would leave the resource
-// with more tags than AWS allows is not applied: Apply returns why.
-func Observe(ctx context.Context, obj metav1.Object, w Want, s Service) (Plan, error) {
+// Observe lists the resource's tags when Listed says so (there is anything
+// to compare: the desired tags of w, or tags the provider set before) and
+// plans the change; otherwise it makes no call and plans none. A plan that
+// would leave the resource with more tags than AWS allows is not applied:
+// Apply returns why. obj is the object as the Observe read it: call Observe
+// before setting the Ready condition, which tells whether the tags the
+// create sent still stand.
+func Observe(ctx context.Context, obj Object, w Want, s Service) (Plan, error) {
 	desired := w.Desired()
 	if !Listed(obj, desired) {
 		return Plan{}, nil
@@ -310,10 +315,45 @@ func (w Want) tooMany(observed, set map[string]string, remove []string) error {
 	return errors.Errorf(errTooManyToTag, MaxPerResource, len(after), joinParts(parts), len(after)-MaxPerResource)
 }
 
+// An Object is a managed object as the tags package reads it: its
+// annotations, generation and conditions.
+type Object interface {
+	metav1.Object
+	GetCondition(ct xpv2.ConditionType) xpv2.Condition
+}
+
 // Listed reports whether an Observe of obj lists its tags: only when the spec
-// asks for some or the provider set some before.
-func Listed(obj metav1.Object, desired map[string]string) bool {
+// asks for some or the provider set some before, and neither while obj is
+// being deleted (nothing will be changed) nor while the tags its create sent
+// still stand (AsCreated). obj is the object as the Observe read it: its
+// Ready condition must not have been changed by that Observe yet.
+func Listed(obj Object, desired map[string]string) bool {
+	if meta.WasDeleted(obj) || AsCreated(obj) {
+		return false
+	}
 	return len(desired) > 0 || len(ManagedKeys(obj)) > 0
+}
+
+// AsCreated reports whether the tags on AWS are those obj's create sent: the last create of obj succeeded (crossplane-runtime's
+// create-succeeded annotation, with no failed or unfinished create after
+// it), no Observe has seen the resource Ready since (crossplane-runtime sets
+// Ready to Creating after every create, and only an Observe that finds the
+// resource usable changes it), and the spec is the one the create sent (that
+// Ready condition speaks of the current generation: crossplane-runtime marks
+// it with the generation it created, and an Observe that finds the resource
+// still creating leaves it as it is). Such a create sent exactly the desired
+// tags (default, initProvider and forProvider tags, and the owner tags), so
+// a list would find nothing to change. Once Ready, the tags are listed again
+// at every poll, so that a change made on AWS, or the rare tags of a create
+// whose answer was lost and which an earlier create of obj had made, are
+// still found, a poll later.
+func AsCreated(obj Object) bool {
+	succeeded := meta.GetExternalCreateSucceeded(obj)
+	if succeeded.IsZero() || meta.GetExternalCreateFailed(obj).After(succeeded) || meta.ExternalCreateIncomplete(obj) {
+		return false
+	}
+	ready := obj.GetCondition(xpv2.TypeReady)
+	return ready.Reason == xpv2.ReasonCreating && ready.ObservedGeneration == obj.GetGeneration()
 }
 
 // UpToDate reports whether the tags on AWS match the spec.

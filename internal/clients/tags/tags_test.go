@@ -24,8 +24,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -80,18 +83,153 @@ func TestDiff(t *testing.T) {
 	}
 }
 
-func object(managed string) *metav1.ObjectMeta {
-	o := &metav1.ObjectMeta{}
+// managedObject is the least a managed object is to this package: its
+// metadata and conditions.
+type managedObject struct {
+	metav1.ObjectMeta
+	xpv2.ConditionedStatus
+}
+
+func object(managed string) *managedObject {
+	o := &managedObject{}
 	if managed != "" {
 		o.Annotations = map[string]string{AnnotationManagedKeys: managed}
 	}
 	return o
 }
 
+// The times of crossplane-runtime's create records, in their annotations'
+// format (seconds).
+var (
+	before = time.Date(2026, 11, 24, 8, 0, 0, 0, time.UTC)
+	at     = before.Add(time.Second)
+	after  = at.Add(time.Second)
+)
+
+// created is an object at generation gen whose create crossplane-runtime
+// recorded: its create-pending and create-succeeded records, and the Ready
+// and Synced conditions it writes after a create.
+func created(gen int64) *managedObject {
+	o := object("")
+	o.Generation = gen
+	meta.SetExternalCreatePending(o, at)
+	meta.SetExternalCreateSucceeded(o, at)
+	o.SetConditions(xpv2.Creating().WithObservedGeneration(gen), xpv2.ReconcileSuccess().WithObservedGeneration(gen))
+	return o
+}
+
+// with changes o and returns it.
+func with(o *managedObject, change func(o *managedObject)) *managedObject {
+	change(o)
+	return o
+}
+
+func TestAsCreated(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		obj    *managedObject
+		want   bool
+	}{
+		"JustCreated": {
+			reason: "After a create, until an Observe finds the resource Ready, AWS has the tags the create sent.",
+			obj:    created(1), want: true,
+		},
+		"StillCreating": {
+			reason: "An Observe that finds the resource still creating leaves the create's Ready condition, and its generation, as they are.",
+			obj:    with(created(1), func(o *managedObject) { o.SetConditions(xpv2.Creating()) }), want: true,
+		},
+		"CreatedOnAnEarlierTry": {
+			reason: "A create that succeeded after one that failed sent the tags.",
+			obj:    with(created(1), func(o *managedObject) { meta.SetExternalCreateFailed(o, before) }), want: true,
+		},
+		"NeverCreated": {
+			reason: "A resource this object did not create (adopted, imported) may have any tags.",
+			obj:    with(object(""), func(o *managedObject) { o.Generation = 1; o.SetConditions(xpv2.Creating().WithObservedGeneration(1)) }),
+		},
+		"CreateFailedSince": {
+			reason: "When the last create failed, what AWS has was not made by it.",
+			obj:    with(created(1), func(o *managedObject) { meta.SetExternalCreateFailed(o, after) }),
+		},
+		"CreateUnfinished": {
+			reason: "A create whose outcome was not recorded may not have sent the tags of this spec.",
+			obj:    with(created(1), func(o *managedObject) { meta.SetExternalCreatePending(o, after) }),
+		},
+		"SeenReady": {
+			reason: "Once an Observe found the resource Ready, its tags are listed: anyone may have changed them since.",
+			obj:    with(created(1), func(o *managedObject) { o.SetConditions(xpv2.Available()) }),
+		},
+		"Failed": {
+			reason: "A resource in any other state than creating is listed.",
+			obj:    with(created(1), func(o *managedObject) { o.SetConditions(xpv2.Unavailable()) }),
+		},
+		"SpecChangedSince": {
+			reason: "A spec changed since the create may ask for other tags.",
+			obj:    with(created(1), func(o *managedObject) { o.Generation = 2 }),
+		},
+		"SpecChangedAndSyncedSince": {
+			reason: "A reconcile of the changed spec while AWS was still creating marks Synced with the new generation, but the create sent the old spec's tags.",
+			obj: with(created(1), func(o *managedObject) {
+				o.Generation = 2
+				o.SetConditions(xpv2.Creating(), xpv2.ReconcileSuccess().WithObservedGeneration(2))
+			}),
+		},
+		"NoGeneration": {
+			reason: "A Ready condition that does not say which spec it speaks of proves nothing.",
+			obj:    with(created(1), func(o *managedObject) { o.Conditions = nil; o.SetConditions(xpv2.Creating()) }),
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, AsCreated(tc.obj)); diff != "" {
+				t.Errorf("%s\nAsCreated(): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestListed(t *testing.T) {
+	deleted := metav1.NewTime(after)
+	cases := map[string]struct {
+		reason  string
+		obj     *managedObject
+		desired map[string]string
+		want    bool
+	}{
+		"Nothing": {reason: "No tags asked for and none set before: nothing to compare.", obj: object("")},
+		"Desired": {reason: "Tags asked for are compared.", obj: object(""), desired: map[string]string{"a": "1"}, want: true},
+		"SetBefore": {
+			reason: "Tags the provider set before are compared, to remove those the spec dropped.",
+			obj:    object(`["a"]`), want: true,
+		},
+		"AsCreated": {
+			reason:  "The create sent the desired tags and the resource was not seen Ready since: listing would find them.",
+			obj:     created(1),
+			desired: map[string]string{"a": "1"},
+		},
+		"ReadyAfterCreate": {
+			reason:  "Once seen Ready, the tags are compared at every poll.",
+			obj:     with(created(1), func(o *managedObject) { o.SetConditions(xpv2.Available()) }),
+			desired: map[string]string{"a": "1"}, want: true,
+		},
+		"Deleted": {
+			reason:  "A resource being deleted is not changed: nothing to compare.",
+			obj:     with(object(`["a"]`), func(o *managedObject) { o.DeletionTimestamp = &deleted }),
+			desired: map[string]string{"a": "1"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, Listed(tc.obj, tc.desired)); diff != "" {
+				t.Errorf("%s\nListed(): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
 func TestRecord(t *testing.T) {
 	cases := map[string]struct {
 		reason  string
-		obj     *metav1.ObjectMeta
+		obj     *managedObject
 		desired map[string]string
 		want    map[string]string
 	}{
@@ -136,6 +274,11 @@ func TestPlan(t *testing.T) {
 	p, err := Observe(ctx, object(""), Want{}, svc(map[string]string{"x": "1"}))
 	if err != nil || !p.UpToDate() || calls != nil {
 		t.Fatalf("no tags in the spec and none managed: want no call and up to date, got calls %v, up to date %v (%v)", calls, p.UpToDate(), err)
+	}
+
+	p, err = Observe(ctx, created(1), Want{Spec: map[string]string{"a": "1"}}, svc(map[string]string{}))
+	if err != nil || !p.UpToDate() || calls != nil {
+		t.Fatalf("tags the create sent, not seen Ready since: want no call and up to date, got calls %v, up to date %v (%v)", calls, p.UpToDate(), err)
 	}
 
 	p, err = Observe(ctx, object(`["a","b"]`), Want{Spec: map[string]string{"a": "1", "c": "3"}}, svc(map[string]string{"a": "0", "b": "2", "x": "1"}))

@@ -27,6 +27,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
 )
@@ -60,10 +61,15 @@ func setupOne(mgr ctrl.Manager, o controller.Options, kind string, of client.Obj
 		providerconfig.WithLogger(o.Logger.WithValues("controller", name)),
 		providerconfig.WithRecorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name)))) //nolint:staticcheck,nolintlint // crossplane-runtime's event.NewAPIRecorder takes the old events API's recorder; whether staticcheck flags it varies with the analysis
 
+	var rec reconcile.Reconciler = r
+	if o.GlobalRateLimiter != nil {
+		// The ceiling a user set with --max-reconcile-rate.
+		rec = ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter)
+	}
 	return ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
 		For(of).
 		Watches(&v1alpha1.ProviderConfigUsage{}, &resource.EnqueueRequestForProviderConfig{Kind: kind}).
-		Complete(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter))
+		Complete(rec)
 }

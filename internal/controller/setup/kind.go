@@ -88,6 +88,11 @@ type Kind[MR resource.ModernManaged] struct {
 	// Observe makes (metrics.UndeclaredObserveCalls), which the tests
 	// require to be none.
 	ObserveCalls func(MR, *awsconfig.Session) []budget.Operation
+	// CreateFirst is the operation that creates the resource, for the kinds
+	// whose create AWS refuses when the identity exists: a new object calls
+	// it before any look (ownership.Kind.CreatesFirst), and its first
+	// reconcile takes a turn in its budget. Nil for a kind that looks first.
+	CreateFirst *budget.Operation
 	// ReadyAtCreate says that AWS's answer to a create shows the resource
 	// usable, and that Create sets from it all of status.atProvider that
 	// Observe would: the object is then Ready at the Observe after the
@@ -150,6 +155,8 @@ func (k Kind[MR]) ownership(mgr ctrl.Manager, o controller.Options, namespace st
 		Objects:          mgr.GetCache(),
 		New:              k.newObject,
 		PoliciesHonoured: o.Features.Enabled(feature.EnableBetaManagementPolicies),
+
+		CreateRefusedIfExists: k.CreateFirst != nil,
 	}
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
@@ -30,6 +31,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/controller/pace"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/readyatcreate"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/references"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/relook"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
@@ -45,6 +47,7 @@ type observeStep[MR resource.Managed] struct {
 	toCreate     *finalizer.ToCreate
 	answers      *readyatcreate.Answers // nil unless the kind is Ready at create
 	deferred     *pace.Deferred         // nil unless the kind's polls are paced
+	relook       *relook.Schedule       // nil unless the first look after a create is timed
 	references   *references.Resolver
 	// policiesHonoured is true when spec.managementPolicies are honoured.
 	policiesHonoured bool
@@ -52,10 +55,14 @@ type observeStep[MR resource.Managed] struct {
 
 func (o *observeStep[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreation, error) {
 	c, err := o.TypedExternalClient.Create(ctx, mg)
-	if err == nil && o.answers != nil {
+	if err != nil {
+		return c, err
+	}
+	if o.answers != nil {
 		o.answers.Remember(mg, c.ConnectionDetails)
 	}
-	return c, err
+	o.relook.Created(mg.GetUID())
+	return c, nil
 }
 
 func (o *observeStep[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObservation, error) {
@@ -77,11 +84,27 @@ func (o *observeStep[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalO
 		o.references.Forget(mg.GetUID())
 		return obs, err
 	}
+	if obs.ResourceExists {
+		o.relook.Looked(mg.GetUID(), finding(mg))
+	}
 	if !obs.ResourceExists && meta.WasDeleted(mg) {
 		o.observations.Forget(mg.GetUID())
 	}
 	creates := !obs.ResourceExists && !meta.WasDeleted(mg) && ownership.Creates(mg, o.policiesHonoured)
 	return obs, o.references.WriteResolved(ctx, mg, creates)
+}
+
+// finding is what an Observe found of a resource, for the first look after
+// its create.
+func finding(mg resource.Managed) relook.Finding {
+	ready := mg.GetCondition(xpv2.TypeReady)
+	switch {
+	case ready.Reason == xpv2.ReasonCreating:
+		return relook.StillCreating
+	case ready.Status == corev1.ConditionTrue:
+		return relook.Created
+	}
+	return relook.Other
 }
 
 // declaredObserve is the innermost external client: the kind's own, whose

@@ -43,6 +43,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/controller/pace"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/readyatcreate"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/references"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/relook"
 	"github.com/cloudkinds/provider-aws-services/internal/externalname"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
@@ -53,11 +54,15 @@ import (
 //
 //  1. The watch passes a change of the desired state only (spec, labels, a
 //     user's annotations), not the provider's own records.
-//  2. pace.Gate: a periodic poll of a settled resource waits for its turn in
-//     the AWS budgets of the calls its Observe makes; a change goes at once.
-//  3. --max-reconcile-rate (crossplane-runtime's rate limiter), then a count
-//     of the reconciles run, then a conflict (the object changed since it
-//     was read) requeued without an error.
+//  2. pace.Gate: every reconcile waits for its turn in the AWS budgets of
+//     the calls it makes first, requeued for it without holding a worker:
+//     work on a change (new, changed, deleted, being created) before the
+//     periodic polls; the first look after a create when AWS is likely
+//     done creating.
+//  3. The ceiling of --max-reconcile-rate, if a user sets one
+//     (crossplane-runtime's rate limiter), then a count of the reconciles
+//     run, then a conflict (the object changed since it was read) requeued
+//     without an error.
 //  4. ackannotations.Retaining: a deleted object whose deletion policy is
 //     retain is let go, its finalizer removed with no call to AWS, as the
 //     managed reconciler lets go one whose management policies lack Delete;
@@ -124,7 +129,8 @@ type path[MR resource.ModernManaged] struct {
 	resolver *references.Resolver
 	toCreate *finalizer.ToCreate
 	answers  *readyatcreate.Answers // nil unless the kind is Ready at create
-	deferred *pace.Deferred         // nil unless the kind's polls are paced
+	deferred *pace.Deferred         // nil unless the kind's reconciles are paced
+	relook   *relook.Schedule       // nil unless paced and created asynchronously
 
 	observations *metrics.Observations
 }
@@ -154,6 +160,9 @@ func newPath[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, 
 	}
 	if shared.Budgets != nil && k.ObserveCalls != nil {
 		p.deferred = pace.NewDeferred(clock.RealClock{})
+		if !k.ReadyAtCreate {
+			p.relook = relook.New(clock.RealClock{})
+		}
 	}
 	// Who asks first for an identity is read from the cache by this index.
 	err := mgr.GetFieldIndexer().IndexField(context.Background(), k.Object, ownership.IndexField, p.owners.Index)
@@ -167,7 +176,8 @@ func (p *path[MR]) watch(r reconcile.Reconciler) error {
 	return managedoptions.Register(p.mgr, p.name, p.o, p.kind.Object, r, sent, p.kind.Watches...)
 }
 
-// 2. The gate paces the periodic polls, when there are budgets to pace them.
+// 2. The gate paces every reconcile by the budgets of the calls it makes
+// first, when there are budgets to pace them.
 func (p *path[MR]) gate(r reconcile.Reconciler) reconcile.Reconciler {
 	if p.deferred == nil {
 		return r
@@ -179,16 +189,23 @@ func (p *path[MR]) gate(r reconcile.Reconciler) reconcile.Reconciler {
 			if err != nil {
 				return "", "", nil, err
 			}
+			if p.kind.CreateFirst != nil && p.owners.CreatesFirst(ctx, mg, s.AccountID, s.Region) {
+				return s.AccountID, s.Region, []budget.Operation{*p.kind.CreateFirst}, nil
+			}
 			return s.AccountID, s.Region, p.kind.ObserveCalls(mg, s), nil
 		},
-		Budgets: p.shared.Budgets, Log: p.o.Logger.WithValues("controller", p.name), Deferred: p.deferred,
+		Budgets: p.shared.Budgets, Relook: p.relook, Log: p.o.Logger.WithValues("controller", p.name), Deferred: p.deferred,
 	})
 }
 
-// 3. --max-reconcile-rate, the count of reconciles run, and a conflict
-// requeued without an error.
+// 3. The ceiling of --max-reconcile-rate, when a user sets one, the count
+// of reconciles run, and a conflict requeued without an error.
 func (p *path[MR]) rateLimited(r reconcile.Reconciler) reconcile.Reconciler {
-	return ratelimiter.NewReconciler(p.name, metrics.CountReconciles(p.name, xperrors.WithSilentRequeueOnConflict(r)), p.o.GlobalRateLimiter)
+	r = metrics.CountReconciles(p.name, xperrors.WithSilentRequeueOnConflict(r))
+	if p.o.GlobalRateLimiter == nil {
+		return r
+	}
+	return ratelimiter.NewReconciler(p.name, r, p.o.GlobalRateLimiter)
 }
 
 // 4. A deleted object whose deletion policy is retain is let go; the others
@@ -221,7 +238,7 @@ func (p *path[MR]) managedReconciler() reconcile.Reconciler {
 func (p *path[MR]) external(_ MR, s *awsconfig.Session) managed.TypedExternalClient[MR] {
 	return &observeStep[MR]{
 		TypedExternalClient: ownership.Wrap(p.kindClient(s), p.owners, s.AccountID, s.Region),
-		observations:        p.observations, toCreate: p.toCreate, answers: p.answers, deferred: p.deferred,
+		observations:        p.observations, toCreate: p.toCreate, answers: p.answers, deferred: p.deferred, relook: p.relook,
 		references: p.resolver, policiesHonoured: p.policiesHonoured,
 	}
 }

@@ -66,6 +66,10 @@ const (
 	AnnotationAPIKeySecretVersion = "agentcorecontrol.services.k8s.aws/api-key-secret-version"
 )
 
+// Create is the AWS operation that creates the resource. AWS refuses it
+// when the name exists, so a new object calls it before any look.
+var Create = budget.Operation{Service: bedrockagentcorecontrol.ServiceID, Name: "CreateApiKeyCredentialProvider"}
+
 // Setup adds the APIKeyCredentialProvider controller to the manager. It
 // watches the Secrets the resources read, so that a rotated key reaches AWS
 // at once.
@@ -87,15 +91,21 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Name:          func(mg *v1alpha1.APIKeyCredentialProvider) string { return mg.Spec.ForProvider.Name },
 		Noun:          "API-key credential provider",
 		ReadyAtCreate: true,
-		ObserveCalls: func(mg *v1alpha1.APIKeyCredentialProvider, s *awsconfig.Session) []budget.Operation {
-			return budget.ObserveCalls(bedrockagentcorecontrol.ServiceID, "GetApiKeyCredentialProvider", "ListTagsForResource", tags.Listed(mg, wantTags(mg, s).Desired()))
-		},
+		CreateFirst:   &Create,
+		ObserveCalls:  observeCalls,
 		AlreadyExists: []string{"ConflictException: already exists"},
 		Watches: []managedoptions.Watch{managedoptions.WatchSecrets(mgr.GetClient(), o.Logger, &v1alpha1.APIKeyCredentialProviderList{},
 			func(mg *v1alpha1.APIKeyCredentialProvider) []string {
 				return []string{aws.ToString(mg.Spec.ForProvider.APIKey.Name)}
 			})},
 	})
+}
+
+// observeCalls are the calls an Observe of mg makes: the get, and the tag
+// list when tags.Listed says so, decided on mg as read, as Observe decides
+// it.
+func observeCalls(mg *v1alpha1.APIKeyCredentialProvider, s *awsconfig.Session) []budget.Operation {
+	return budget.ObserveCalls(bedrockagentcorecontrol.ServiceID, "GetApiKeyCredentialProvider", "ListTagsForResource", tags.Listed(mg, wantTags(mg, s).Desired()))
 }
 
 type external struct {
@@ -128,6 +138,11 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.APIKeyCredentialPro
 	e.Observed = ownership.Observed{ARN: aws.ToString(out.CredentialProviderArn), Created: aws.ToTime(out.CreatedTime)}
 	tagService := ac.TagService(e.client, e.ARN)
 	e.Tags = &tagService
+	// The tags are looked at before the Ready condition is set: as read,
+	// it tells whether the tags the create sent still stand
+	// (tags.AsCreated). A resource being deleted lists none.
+	var tagsErr error
+	e.tags, tagsErr = tags.Observe(ctx, mg, wantTags(mg, e.session), *e.Tags)
 	previous := mg.Status.AtProvider.ACKResourceMetadata
 	mg.Status.AtProvider = ac.Observation(out.ApiKeySecretArn)
 	mg.SetConditions(xpv2.Available())
@@ -138,15 +153,15 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.APIKeyCredentialPro
 		mg.Status.AtProvider.ACKResourceMetadata = previous
 		return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, nil
 	}
+	if tagsErr != nil {
+		return managed.ExternalObservation{}, tagsErr
+	}
 	var diffs []string
 	if e.apiKey, e.apiKeyRecord, err = e.secrets.Changed(ctx, mg, apiKeyField, &mg.Spec.ForProvider.APIKey, apiKeySent); err != nil {
 		return managed.ExternalObservation{}, err
 	}
 	if e.apiKey != nil {
 		diffs = append(diffs, apiKeyField)
-	}
-	if e.tags, err = tags.Observe(ctx, mg, wantTags(mg, e.session), *e.Tags); err != nil {
-		return managed.ExternalObservation{}, err
 	}
 	if !e.tags.UpToDate() {
 		diffs = append(diffs, tags.Path)

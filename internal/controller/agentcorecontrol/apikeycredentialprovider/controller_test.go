@@ -30,6 +30,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol/types"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/test"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -49,9 +54,18 @@ const key = "sk-unit-test-key"
 type fakeAgentCore struct {
 	ac.API
 	sent []string
+	// calls are the reads made; onAWS are the tags on AWS.
+	calls []string
+	onAWS map[string]string
+}
+
+func (f *fakeAgentCore) ListTagsForResource(context.Context, *bedrockagentcorecontrol.ListTagsForResourceInput, ...func(*bedrockagentcorecontrol.Options)) (*bedrockagentcorecontrol.ListTagsForResourceOutput, error) {
+	f.calls = append(f.calls, "ListTagsForResource")
+	return &bedrockagentcorecontrol.ListTagsForResourceOutput{Tags: f.onAWS}, nil
 }
 
 func (f *fakeAgentCore) GetApiKeyCredentialProvider(context.Context, *bedrockagentcorecontrol.GetApiKeyCredentialProviderInput, ...func(*bedrockagentcorecontrol.Options)) (*bedrockagentcorecontrol.GetApiKeyCredentialProviderOutput, error) {
+	f.calls = append(f.calls, "GetApiKeyCredentialProvider")
 	return &bedrockagentcorecontrol.GetApiKeyCredentialProviderOutput{CredentialProviderArn: aws.String("arn:p"), ApiKeySecretArn: &types.Secret{SecretArn: aws.String("arn:s")}}, nil
 }
 
@@ -139,4 +153,65 @@ var fingerprintKey = secretkey.NewKey([]byte("0123456789abcdef0123456789abcdef")
 // ownerTags are the owner tags setup gives the kind's creates.
 func ownerTags(mg resource.Managed) map[string]string {
 	return ownership.OwnerTags(v1alpha1.APIKeyCredentialProviderGroupVersionKind.GroupKind(), mg)
+}
+
+func TestObserveListsTagsOnlyOnceSeenReady(t *testing.T) {
+	at := time.Date(2026, 11, 24, 8, 0, 0, 0, time.UTC)
+	// created is crossplane-runtime's record of a create at generation 1.
+	created := func(mg *v1alpha1.APIKeyCredentialProvider) {
+		mg.SetGeneration(1)
+		meta.SetExternalCreatePending(mg, at)
+		meta.SetExternalCreateSucceeded(mg, at)
+		mg.SetConditions(xpv2.Creating().WithObservedGeneration(1), xpv2.ReconcileSuccess().WithObservedGeneration(1))
+	}
+	cases := map[string]struct {
+		reason string
+		object func(mg *v1alpha1.APIKeyCredentialProvider)
+		calls  []string
+	}{
+		"RightAfterTheCreate": {
+			reason: "The create set exactly the desired tags and the resource was not seen Ready since: no tags are listed.",
+			object: created,
+			calls:  []string{"GetApiKeyCredentialProvider"},
+		},
+		"SeenReady": {
+			reason: "Once seen Ready, every poll lists the tags.",
+			object: func(mg *v1alpha1.APIKeyCredentialProvider) { created(mg); mg.SetConditions(xpv2.Available()) },
+			calls:  []string{"GetApiKeyCredentialProvider", "ListTagsForResource"},
+		},
+		"NotCreatedHere": {
+			reason: "A resource this object did not create may have any tags: they are listed.",
+			object: func(*v1alpha1.APIKeyCredentialProvider) {},
+			calls:  []string{"GetApiKeyCredentialProvider", "ListTagsForResource"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			mg, e, f := newFixture(t, true)
+			mg.Spec.ForProvider.Tags = map[string]string{"team": "a"}
+			f.onAWS = map[string]string{"team": "a"}
+			meta.AddAnnotations(mg, map[string]string{AnnotationAPIKeyFingerprint: fingerprintKey.Fingerprint("uid", []byte(key))})
+			tc.object(mg)
+			var declared []string
+			for _, op := range observeCalls(mg, e.session) {
+				declared = append(declared, op.Name)
+			}
+			obs, err := e.Observe(context.Background(), mg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.calls, f.calls); diff != "" {
+				t.Errorf("%s\ncalls made: -want, +got:\n%s", tc.reason, diff)
+			}
+			if diff := cmp.Diff(f.calls, declared); diff != "" {
+				t.Errorf("%s\ncalls declared (observeCalls) against calls made: -made, +declared:\n%s", tc.reason, diff)
+			}
+			if diff := cmp.Diff(managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, obs, cmpopts.IgnoreFields(managed.ExternalObservation{}, "ConnectionDetails")); diff != "" {
+				t.Errorf("%s\nobservation: -want, +got:\n%s", tc.reason, diff)
+			}
+			if diff := cmp.Diff(xpv2.Available(), mg.GetCondition(xpv2.TypeReady), test.EquateConditions()); diff != "" {
+				t.Errorf("%s\nReady: -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
 }

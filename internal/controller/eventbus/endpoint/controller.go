@@ -59,6 +59,10 @@ var states = conditions.StateMap{
 	Failed:    []string{string(types.EndpointStateCreateFailed), string(types.EndpointStateUpdateFailed), string(types.EndpointStateDeleteFailed)},
 }
 
+// Create is the AWS operation that creates the resource. AWS refuses it
+// when the name exists, so a new object calls it before any look.
+var Create = budget.Operation{Service: eventbridge.ServiceID, Name: "CreateEndpoint"}
+
 // Setup adds the Endpoint controller to the manager.
 func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 	return setup.Add(mgr, o, shared, setup.Kind[*v1alpha1.Endpoint]{
@@ -72,9 +76,10 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Metadata: func(mg *v1alpha1.Endpoint) *common.ResourceMetadata {
 			return metadata.Plain(mg.Status.AtProvider.ACKResourceMetadata)
 		},
-		NameField: "spec.forProvider.name",
-		Name:      func(mg *v1alpha1.Endpoint) string { return mg.Spec.ForProvider.Name },
-		Noun:      "global endpoint",
+		NameField:   "spec.forProvider.name",
+		Name:        func(mg *v1alpha1.Endpoint) string { return mg.Spec.ForProvider.Name },
+		Noun:        "global endpoint",
+		CreateFirst: &Create,
 		ObserveCalls: func(*v1alpha1.Endpoint, *awsconfig.Session) []budget.Operation {
 			return budget.ObserveCalls(eventbridge.ServiceID, "DescribeEndpoint", "", false)
 		},

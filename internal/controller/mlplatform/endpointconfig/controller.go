@@ -52,6 +52,10 @@ const (
 	errReplaced = "the endpoint configuration in SageMaker differs from the spec in %s; SageMaker cannot change an endpoint configuration in place: set spec.forProvider to what SageMaker holds, or create another EndpointConfig, with another endpointConfigName, for this spec"
 )
 
+// Create is the AWS operation that creates the resource. AWS refuses it
+// when the name exists, so a new object calls it before any look.
+var Create = budget.Operation{Service: sagemaker.ServiceID, Name: "CreateEndpointConfig"}
+
 // Setup adds the EndpointConfig controller to the manager.
 func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 	return setup.Add(mgr, o, shared, setup.Kind[*v1alpha1.EndpointConfig]{
@@ -70,11 +74,17 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Name:          func(mg *v1alpha1.EndpointConfig) string { return mg.Spec.ForProvider.EndpointConfigName },
 		Noun:          "endpoint configuration",
 		ReadyAtCreate: true,
-		ObserveCalls: func(mg *v1alpha1.EndpointConfig, s *awsconfig.Session) []budget.Operation {
-			return budget.ObserveCalls(sagemaker.ServiceID, "DescribeEndpointConfig", "ListTags", tags.Listed(mg, wantTags(mg, s).Desired()))
-		},
+		CreateFirst:   &Create,
+		ObserveCalls:  observeCalls,
 		AlreadyExists: []string{"ValidationException: Cannot create already existing"},
 	})
+}
+
+// observeCalls are the calls an Observe of mg makes: the describe, and the
+// tag list when tags.Listed says so, decided on mg as read, as Observe
+// decides it.
+func observeCalls(mg *v1alpha1.EndpointConfig, s *awsconfig.Session) []budget.Operation {
+	return budget.ObserveCalls(sagemaker.ServiceID, "DescribeEndpointConfig", "ListTags", tags.Listed(mg, wantTags(mg, s).Desired()))
 }
 
 type external struct {

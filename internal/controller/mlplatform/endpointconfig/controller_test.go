@@ -20,6 +20,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
@@ -30,6 +31,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker/types"
 	"github.com/aws/smithy-go"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
@@ -45,13 +49,16 @@ type fakeSageMaker struct {
 	err      error
 	tags     []types.Tag
 	calls    []string
+	reads    []string
 }
 
 func (f *fakeSageMaker) DescribeEndpointConfig(context.Context, *sagemaker.DescribeEndpointConfigInput, ...func(*sagemaker.Options)) (*sagemaker.DescribeEndpointConfigOutput, error) {
+	f.reads = append(f.reads, "DescribeEndpointConfig")
 	return f.describe, f.err
 }
 
 func (f *fakeSageMaker) ListTags(context.Context, *sagemaker.ListTagsInput, ...func(*sagemaker.Options)) (*sagemaker.ListTagsOutput, error) {
+	f.reads = append(f.reads, "ListTags")
 	return &sagemaker.ListTagsOutput{Tags: f.tags}, nil
 }
 
@@ -133,4 +140,70 @@ func withKube(e *external, mg *v1alpha1.EndpointConfig) *external {
 // ownerTags are the owner tags setup gives the kind's creates.
 func ownerTags(mg resource.Managed) map[string]string {
 	return ownership.OwnerTags(v1alpha1.EndpointConfigGroupVersionKind.GroupKind(), mg)
+}
+
+func TestObserveListsTagsOnlyOnceSeenReady(t *testing.T) {
+	at := time.Date(2026, 11, 24, 8, 0, 0, 0, time.UTC)
+	// created is crossplane-runtime's record of a create at generation 1.
+	created := func(mg *v1alpha1.EndpointConfig) {
+		mg.SetGeneration(1)
+		meta.SetExternalCreatePending(mg, at)
+		meta.SetExternalCreateSucceeded(mg, at)
+		mg.SetConditions(xpv2.Creating().WithObservedGeneration(1), xpv2.ReconcileSuccess().WithObservedGeneration(1))
+	}
+	cases := map[string]struct {
+		reason string
+		object func(mg *v1alpha1.EndpointConfig)
+		reads  []string
+	}{
+		"RightAfterTheCreate": {
+			reason: "The create set exactly the desired tags and the resource was not seen Ready since (its answer was not kept): no tags are listed.",
+			object: created,
+			reads:  []string{"DescribeEndpointConfig"},
+		},
+		"SeenReady": {
+			reason: "Once seen Ready, every poll lists the tags.",
+			object: func(mg *v1alpha1.EndpointConfig) { created(mg); mg.SetConditions(xpv2.Available()) },
+			reads:  []string{"DescribeEndpointConfig", "ListTags"},
+		},
+		"BeingDeleted": {
+			reason: "A configuration being deleted is not changed: no tags are listed.",
+			object: func(mg *v1alpha1.EndpointConfig) {
+				now := metav1.Now()
+				mg.SetDeletionTimestamp(&now)
+				mg.SetConditions(xpv2.Available())
+			},
+			reads: []string{"DescribeEndpointConfig"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			mg := configMR()
+			tc.object(mg)
+			f := &fakeSageMaker{
+				describe: &sagemaker.DescribeEndpointConfigOutput{
+					EndpointConfigArn:  aws.String("arn:aws:sagemaker:us-east-1:000000000000:endpoint-config/cfg"),
+					ProductionVariants: []types.ProductionVariant{{VariantName: aws.String("primary"), ModelName: aws.String("m"), InstanceType: types.ProductionVariantInstanceTypeMlM5Large}},
+				},
+				tags: []types.Tag{{Key: aws.String("team"), Value: aws.String("ml")}},
+			}
+			var declared []string
+			for _, op := range observeCalls(mg, session) {
+				declared = append(declared, op.Name)
+			}
+			obs, err := (&external{ownerTags: ownerTags, client: f, session: session}).Observe(context.Background(), mg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.reads, f.reads); diff != "" {
+				t.Errorf("%s\ncalls made: -want, +got:\n%s", tc.reason, diff)
+			}
+			if diff := cmp.Diff(f.reads, declared); diff != "" {
+				t.Errorf("%s\ncalls declared (observeCalls) against calls made: -made, +declared:\n%s", tc.reason, diff)
+			}
+			if !obs.ResourceExists || !obs.ResourceUpToDate {
+				t.Errorf("%s\nobservation %+v: want existing and up to date", tc.reason, obs)
+			}
+		})
+	}
 }

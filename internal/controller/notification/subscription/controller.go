@@ -58,6 +58,9 @@ const (
 	msgPending = "waiting for the endpoint to confirm the subscription; SNS deletes a subscription that is not confirmed within three days"
 )
 
+// Create is the AWS operation that creates the resource.
+var Create = budget.Operation{Service: sns.ServiceID, Name: "Subscribe"}
+
 // Setup adds the Subscription controller to the manager. A Subscription's
 // external name is its ARN, which Subscribe returns, so no initializer sets
 // it beforehand; a create whose answer was lost is found again by its topic,

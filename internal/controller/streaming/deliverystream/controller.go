@@ -85,6 +85,10 @@ var states = conditions.StateMap{
 	Failed:    []string{string(types.DeliveryStreamStatusCreatingFailed), string(types.DeliveryStreamStatusDeletingFailed)},
 }
 
+// Create is the AWS operation that creates the resource. AWS refuses it
+// when the name exists, so a new object calls it before any look.
+var Create = budget.Operation{Service: firehose.ServiceID, Name: "CreateDeliveryStream"}
+
 // Setup adds the DeliveryStream controller to the manager.
 func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 	return setup.Add(mgr, o, shared, setup.Kind[*v1alpha1.DeliveryStream]{
@@ -100,12 +104,11 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Metadata: func(mg *v1alpha1.DeliveryStream) *common.ResourceMetadata {
 			return mg.Status.AtProvider.ACKResourceMetadata
 		},
-		NameField: "spec.forProvider.deliveryStreamName",
-		Name:      func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
-		Noun:      "delivery stream",
-		ObserveCalls: func(mg *v1alpha1.DeliveryStream, s *awsconfig.Session) []budget.Operation {
-			return budget.ObserveCalls(firehose.ServiceID, "DescribeDeliveryStream", "ListTagsForDeliveryStream", tags.Listed(mg, wantTags(mg, s).Desired()))
-		},
+		NameField:     "spec.forProvider.deliveryStreamName",
+		Name:          func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
+		Noun:          "delivery stream",
+		CreateFirst:   &Create,
+		ObserveCalls:  observeCalls,
 		AlreadyExists: []string{"ResourceInUseException: already exists"},
 		Watches: []managedoptions.Watch{managedoptions.WatchSecrets(mgr.GetClient(), o.Logger, &v1alpha1.DeliveryStreamList{}, func(mg *v1alpha1.DeliveryStream) []string {
 			if ref := accessKeyRef(&mg.Spec.ForProvider); ref != nil && ref.Name != nil {
@@ -114,6 +117,13 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 			return nil
 		})},
 	})
+}
+
+// observeCalls are the calls an Observe of mg makes: the describe, and the
+// tag list when tags.Listed says so, decided on mg as read, as Observe
+// decides it.
+func observeCalls(mg *v1alpha1.DeliveryStream, s *awsconfig.Session) []budget.Operation {
+	return budget.ObserveCalls(firehose.ServiceID, "DescribeDeliveryStream", "ListTagsForDeliveryStream", tags.Listed(mg, wantTags(mg, s).Desired()))
 }
 
 // external reconciles one DeliveryStream in one reconcile; what Observe
@@ -162,21 +172,26 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.DeliveryStream) (ma
 	previous := mg.Status.AtProvider
 	mg.Status.AtProvider = fh.Observation(d)
 
-	status := string(d.DeliveryStreamStatus)
-	mg.SetConditions(states.Condition(status, fh.FailureMessage(d.FailureDescription)))
+	ready := states.Condition(string(d.DeliveryStreamStatus), fh.FailureMessage(d.FailureDescription))
 	if d.DeliveryStreamStatus != types.DeliveryStreamStatusActive || meta.WasDeleted(mg) {
-		// Only an ACTIVE stream can be changed; a failed one is never
-		// created again, only deleted. A stream being deleted is not
-		// compared, so that a missing access key Secret cannot block it.
+		// Only an ACTIVE stream can be changed: while AWS is creating or
+		// deleting it nothing is compared, and nothing is sent (AWS would
+		// refuse an update). A failed one is never created again, only
+		// deleted. A stream being deleted is not compared, so that a
+		// missing access key Secret cannot block it.
+		mg.SetConditions(ready)
 		e.setMetadata(mg, d, previous.ACKResourceMetadata, false)
 		return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, nil
 	}
+
+	// Compared before the Ready condition is set: as read, it tells
+	// whether the tags the create sent still stand (tags.AsCreated).
+	diffs, err := e.diff(ctx, mg, d)
+	mg.SetConditions(ready)
 	if sse := d.DeliveryStreamEncryptionConfiguration; sse != nil &&
 		(sse.Status == types.DeliveryStreamEncryptionStatusEnablingFailed || sse.Status == types.DeliveryStreamEncryptionStatusDisablingFailed) {
 		mg.SetConditions(conditions.Failed("server-side encryption " + string(sse.Status) + ": " + fh.FailureMessage(sse.FailureDescription)))
 	}
-
-	diffs, err := e.diff(ctx, mg, d)
 	if err != nil {
 		return managed.ExternalObservation{}, err
 	}
@@ -204,7 +219,8 @@ func (e *external) diff(ctx context.Context, mg *v1alpha1.DeliveryStream, d *typ
 		diffs = append(diffs, fh.EncryptionPath)
 	}
 	// DescribeDeliveryStream does not return tags: they are listed only when
-	// there are tags to compare.
+	// there are tags to compare, and not until the stream was seen Ready
+	// after the create that set them.
 	var err error
 	e.tags, err = tags.Observe(ctx, mg, wantTags(mg, e.session), *e.Tags)
 	if err != nil {

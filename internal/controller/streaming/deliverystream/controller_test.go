@@ -21,6 +21,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
@@ -391,6 +392,162 @@ func TestCreateFromInitProviderAndDefaultTags(t *testing.T) {
 			}
 			if mg.Spec.ForProvider.HTTPEndpointDestinationConfiguration.BufferingHints != nil {
 				t.Errorf("%s\ninitProvider's hints were written into forProvider", tc.reason)
+			}
+		})
+	}
+}
+
+// created makes mg an object whose create crossplane-runtime recorded at
+// generation gen: its create records and the Ready and Synced conditions it
+// writes after a create.
+func created(mg *v1alpha1.DeliveryStream, gen int64) {
+	mg.SetGeneration(gen)
+	at := time.Date(2026, 11, 24, 8, 0, 0, 0, time.UTC)
+	meta.SetExternalCreatePending(mg, at)
+	meta.SetExternalCreateSucceeded(mg, at)
+	mg.SetConditions(xpv2.Creating().WithObservedGeneration(gen), xpv2.ReconcileSuccess().WithObservedGeneration(gen))
+}
+
+func TestObserveListsTagsOnlyOnceSeenReady(t *testing.T) {
+	tag := []common.Tag{{Key: aws.String("team"), Value: aws.String("a")}}
+	type want struct {
+		calls []string
+		// declared, when not the calls made: the declaration is made
+		// before AWS says the stream cannot be changed, and a declared
+		// call not made only holds budget that an undeclared call made
+		// would escape.
+		declared []string
+		obs      managed.ExternalObservation
+		ready    xpv2.Condition
+	}
+	cases := map[string]struct {
+		reason string
+		status types.DeliveryStreamStatus
+		object func(mg *v1alpha1.DeliveryStream)
+		onAWS  map[string]string // the tags on AWS
+		want   want
+	}{
+		"ActiveRightAfterTheCreate": {
+			reason: "The create set exactly the desired tags and the stream was not seen Ready since: the Observe that finds it ACTIVE lists none.",
+			status: types.DeliveryStreamStatusActive,
+			object: func(mg *v1alpha1.DeliveryStream) { created(mg, 1) },
+			want: want{calls: []string{"DescribeDeliveryStream"}, obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true},
+				ready: xpv2.Available()},
+		},
+		"StillCreating": {
+			reason: "While AWS creates the stream nothing is compared: no tags are listed and nothing is reported to update.",
+			status: types.DeliveryStreamStatusCreating,
+			object: func(mg *v1alpha1.DeliveryStream) { created(mg, 1) },
+			want: want{calls: []string{"DescribeDeliveryStream"}, obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true},
+				ready: xpv2.Creating()},
+		},
+		"SpecChangedWhileAWSCreates": {
+			reason: "While AWS creates the stream a spec that differs in every part (destination, access key, tags) is not compared: AWS could not take an update yet.",
+			status: types.DeliveryStreamStatusCreating,
+			object: func(mg *v1alpha1.DeliveryStream) {
+				mg.SetConditions(xpv2.Available())
+				mg.SetAnnotations(map[string]string{meta.AnnotationKeyExternalName: "s"})
+				mg.Spec.ForProvider.HTTPEndpointDestinationConfiguration.EndpointConfiguration.URL = aws.String("https://changed")
+				mg.Spec.ForProvider.Tags = []common.Tag{{Key: aws.String("team"), Value: aws.String("b")}}
+			},
+			want: want{calls: []string{"DescribeDeliveryStream"}, declared: []string{"DescribeDeliveryStream", "ListTagsForDeliveryStream"},
+				obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, ready: xpv2.Creating()},
+		},
+		"SpecChangedWhileAWSDeletes": {
+			reason: "Nor while AWS deletes it.",
+			status: types.DeliveryStreamStatusDeleting,
+			object: func(mg *v1alpha1.DeliveryStream) {
+				mg.Spec.ForProvider.HTTPEndpointDestinationConfiguration.EndpointConfiguration.URL = aws.String("https://changed")
+			},
+			want: want{calls: []string{"DescribeDeliveryStream"}, declared: []string{"DescribeDeliveryStream", "ListTagsForDeliveryStream"},
+				obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, ready: xpv2.Deleting()},
+		},
+		"SeenReady": {
+			reason: "Once seen Ready, every poll lists the tags, so that a change made on AWS is found.",
+			status: types.DeliveryStreamStatusActive,
+			object: func(mg *v1alpha1.DeliveryStream) { created(mg, 1); mg.SetConditions(xpv2.Available()) },
+			onAWS:  map[string]string{"team": "a"},
+			want: want{calls: []string{"DescribeDeliveryStream", "ListTagsForDeliveryStream"}, obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true},
+				ready: xpv2.Available()},
+		},
+		"SpecChangedWhileCreating": {
+			reason: "A spec changed after the create may ask for other tags than the create sent, even once a reconcile synced it: they are listed.",
+			status: types.DeliveryStreamStatusActive,
+			object: func(mg *v1alpha1.DeliveryStream) {
+				created(mg, 1)
+				mg.SetGeneration(2)
+				mg.SetConditions(xpv2.ReconcileSuccess().WithObservedGeneration(2))
+				mg.Spec.ForProvider.Tags = []common.Tag{{Key: aws.String("team"), Value: aws.String("b")}}
+			},
+			onAWS: map[string]string{"team": "a"},
+			want: want{calls: []string{"DescribeDeliveryStream", "ListTagsForDeliveryStream"},
+				obs: managed.ExternalObservation{ResourceExists: true, Diff: tags.Path}, ready: xpv2.Available()},
+		},
+		"NotCreatedHere": {
+			reason: "A stream this object did not create (adopted) may have any tags: they are listed.",
+			status: types.DeliveryStreamStatusActive,
+			onAWS:  map[string]string{"team": "a"},
+			want: want{calls: []string{"DescribeDeliveryStream", "ListTagsForDeliveryStream"}, obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true},
+				ready: xpv2.Available()},
+		},
+		"BeingDeleted": {
+			reason: "A stream being deleted is not compared: no tags are listed.",
+			status: types.DeliveryStreamStatusActive,
+			object: func(mg *v1alpha1.DeliveryStream) {
+				now := metav1.Now()
+				mg.SetDeletionTimestamp(&now)
+				mg.SetFinalizers([]string{"finalizer.managedresource.crossplane.io"})
+				mg.SetConditions(xpv2.Available())
+			},
+			want: want{calls: []string{"DescribeDeliveryStream"}, obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true},
+				ready: xpv2.Available()},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			mg := newMR()
+			mg.Spec.ForProvider.Tags = tag
+			meta.AddAnnotations(mg, map[string]string{AnnotationAccessKeyFingerprint: fingerprintKey.Fingerprint("uid", []byte(key))})
+			if tc.object != nil {
+				tc.object(mg)
+			}
+			var calls []string
+			api := &mockAPI{describe: func(*firehose.DescribeDeliveryStreamInput) (*firehose.DescribeDeliveryStreamOutput, error) {
+				calls = append(calls, "DescribeDeliveryStream")
+				out := stream(tc.status)
+				out.DeliveryStreamDescription.FailureDescription = nil
+				return out, nil
+			}}
+			if tc.onAWS != nil {
+				api.listTags = func(*firehose.ListTagsForDeliveryStreamInput) (*firehose.ListTagsForDeliveryStreamOutput, error) {
+					calls = append(calls, "ListTagsForDeliveryStream")
+					return &firehose.ListTagsForDeliveryStreamOutput{Tags: fh.TagsToAdd(tc.onAWS)}, nil
+				}
+			}
+			e := newExternal(t, api, mg)
+			var declared []string
+			for _, op := range observeCalls(mg, e.session) {
+				declared = append(declared, op.Name)
+			}
+			obs, err := e.Observe(context.Background(), mg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want.calls, calls); diff != "" {
+				t.Errorf("%s\ncalls made: -want, +got:\n%s", tc.reason, diff)
+			}
+			wantDeclared := tc.want.declared
+			if wantDeclared == nil {
+				wantDeclared = calls
+			}
+			if diff := cmp.Diff(wantDeclared, declared); diff != "" {
+				t.Errorf("%s\ncalls declared (observeCalls): -want, +got:\n%s", tc.reason, diff)
+			}
+			if diff := cmp.Diff(tc.want.obs, obs); diff != "" {
+				t.Errorf("%s\nobservation: -want, +got:\n%s", tc.reason, diff)
+			}
+			if diff := cmp.Diff(tc.want.ready, mg.GetCondition(xpv2.TypeReady), test.EquateConditions()); diff != "" {
+				t.Errorf("%s\nReady: -want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}
