@@ -51,7 +51,7 @@ func TestSpentBudgetStretchesItsOwnKind(t *testing.T) {
 	account, region := "000000000000", "us-east-1"
 	deferred := testutil.ToFloat64(metrics.DeferredPolls.WithLabelValues("DeliveryStream"))
 	for wait := time.Duration(0); wait < 15*time.Second; {
-		wait = s.budgets.Schedule(account, region, []budget.Operation{describe})
+		wait = s.budgets.Reserve(account, region, []budget.Operation{describe}, budget.Poll)
 	}
 	spentAt := time.Now()
 	streamLooks := func() int {

@@ -31,7 +31,6 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	corev1 "k8s.io/api/core/v1"
@@ -127,7 +126,6 @@ func startStack() (*stack, error) {
 		Logger:                  logging.NewLogrLogger(zl),
 		PollInterval:            testPoll,
 		MaxConcurrentReconciles: 5,
-		GlobalRateLimiter:       ratelimiter.NewGlobal(100),
 		Features:                &feature.Flags{},
 	}
 	o.Features.Enable(feature.EnableBetaManagementPolicies)

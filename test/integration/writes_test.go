@@ -334,8 +334,9 @@ func TestNoSecretReadsInSteadyState(t *testing.T) {
 
 // readyAtCreate: the kinds whose create AWS answers with a usable resource
 // (SageMaker's endpoint configuration, AgentCore's credential provider) are
-// Ready from that answer: the only look at AWS until Ready is the one before
-// the create, which found nothing. A poll interval of 20 s keeps the first
+// Ready from that answer, and AWS refuses their create when the name exists:
+// a new object creates with no look before, and makes no call but the
+// create until Ready. A poll interval of 20 s keeps the first
 // periodic look out of the count. It runs beside TestWritesPerCreate's
 // kinds, sharing nothing with them.
 func readyAtCreate(t *testing.T, s *stack) {
@@ -368,8 +369,8 @@ func readyAtCreate(t *testing.T, s *stack) {
 		},
 	} {
 		calls := s.aws.CallsFor(name)
-		if calls[c.create] != 1 || calls[c.look] != 1 {
-			t.Errorf("%s: %d creates and %d looks until Ready, want 1 and 1 (the look before the create): %v", kind, calls[c.create], calls[c.look], calls)
+		if calls[c.create] != 1 || calls[c.look] != 0 {
+			t.Errorf("%s: %d creates and %d looks until Ready, want 1 and 0 (the create answers for the look): %v", kind, calls[c.create], calls[c.look], calls)
 		}
 		if !strings.HasSuffix(c.arn, "/"+name) {
 			t.Errorf("%s: status.atProvider.ackResourceMetadata.arn %q, want the ARN the create answered", kind, c.arn)
