@@ -26,7 +26,7 @@ TEST_FLAGS    ?= -count=1 -p 1
 export KUBEBUILDER_ASSETS := $(CONTROLPLANE)
 
 
-.PHONY: all generate build controlplane controlplane-run test test.unit test.integration test.integration.build test.e2e test.package test.package.run bench chaos package-tools image xpkg lint reviewable run dev dev-down clean
+.PHONY: all generate build controlplane controlplane-run test test.unit test.integration test.integration.build test.e2e test.package test.package.run bench bench.classic chaos package-tools image xpkg lint reviewable run dev dev-down clean
 
 all: build
 
@@ -144,6 +144,16 @@ bench: controlplane
 	BENCH_IDLE=$(BENCH_IDLE) BENCH_STEADY_POLLS=$(BENCH_STEADY_POLLS) BENCH_KINDS=$(BENCH_KINDS) \
 	BENCH_COUNTS=$(BENCH_COUNTS) BENCH_QUOTAS=$(BENCH_QUOTAS) BENCH_MAX_RECONCILE_RATE=$(BENCH_MAX_RECONCILE_RATE) \
 		$(GO) test -count=1 -tags integration -run '^$$' -bench BenchmarkScale -benchtime 1x -timeout 120m ./test/integration/scale/
+
+## bench.classic: this provider beside the classic crossplane-contrib/provider-aws, each alone with its
+## default flags on a crowded cluster of its own (300 CRDs of 200 KiB, 2000 Secrets of 32 KiB), on the
+## same 50 DeliveryStreams and 50 Subscriptions against the emulator of make bench: time to all Ready,
+## peak RSS and AWS calls of each (about 15 minutes). CLASSIC_PROVIDER (its binary) and CLASSIC_CRDS (its
+## package's CRDs) say where the classic provider is: this project does not build it; build it by hand
+## from its own repository (cmd/provider; package/crds), as docs/sizing.md tells.
+bench.classic: controlplane
+	CLASSIC_PROVIDER=$(CLASSIC_PROVIDER) CLASSIC_CRDS=$(CLASSIC_CRDS) \
+		$(GO) test -count=1 -tags integration -run '^$$' -bench BenchmarkSideBySide -benchtime 1x -timeout 90m -v ./test/integration/sidebyside/
 
 ## lint: golangci-lint (.golangci.yml: vet, staticcheck, gosec, gocritic, revive and more, with the
 ## integration and e2e build tags; gofmt and goimports as formatters), then that every module is tidy.
