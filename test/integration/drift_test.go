@@ -637,10 +637,21 @@ func TestDeliveryStreamOfAnotherDestinationIsNotAdopted(t *testing.T) {
 		t.Error("a stream of another destination type is Ready")
 	}
 	remove(t, mg)
-	if _, err := c.DescribeDeliveryStream(context.Background(), &firehose.DescribeDeliveryStreamInput{DeliveryStreamName: aws.String(name)}); err != nil {
-		t.Errorf("deleting the object touched the S3 stream: %v", err)
+	d, err := c.DescribeDeliveryStream(context.Background(), &firehose.DescribeDeliveryStreamInput{DeliveryStreamName: aws.String(name)})
+	if err != nil {
+		t.Fatalf("deleting the object touched the S3 stream: %v", err)
 	}
-	if w := writes(s.aws.CallsFor(name), "firehose"); len(w) != 0 {
+	if dests := d.DeliveryStreamDescription.Destinations; len(dests) != 1 || dests[0].ExtendedS3DestinationDescription == nil {
+		t.Errorf("the S3 stream's destination changed: %+v", dests)
+	}
+	// A new object creates before it looks (AWS refuses a create whose name
+	// exists): one create, refused, is all it may send; nothing else.
+	w := writes(s.aws.CallsFor(name), "firehose")
+	if w["firehose:CreateDeliveryStream"] > 1 {
+		t.Errorf("the provider tried %d creates of a name that exists, want at most 1", w["firehose:CreateDeliveryStream"])
+	}
+	delete(w, "firehose:CreateDeliveryStream")
+	if len(w) != 0 {
 		t.Errorf("the provider wrote to a stream of another destination type: %v", w)
 	}
 }
