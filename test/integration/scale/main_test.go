@@ -33,25 +33,21 @@ limitations under the License.
 package scale
 
 import (
-	"bufio"
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"net"
 	"net/http"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	extv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
+	"github.com/cloudkinds/provider-aws-services/test/proc"
 	"github.com/cloudkinds/provider-aws-services/test/workload"
 )
 
@@ -132,9 +128,7 @@ func flagDefaults(help string) map[string]string {
 
 // A process is one run of the provider's binary.
 type process struct {
-	cmd         *exec.Cmd
-	done        chan struct{}
-	log         string
+	*proc.Process
 	metricsAddr string
 }
 
@@ -148,27 +142,15 @@ func startProvider(kubeconfig, dir string, run int, args []string) (*process, er
 	if err != nil {
 		return nil, err
 	}
-	p := &process{
-		done:        make(chan struct{}),
-		log:         filepath.Join(dir, fmt.Sprintf("provider-%d.log", run)),
-		metricsAddr: "127.0.0.1:" + strconv.Itoa(port),
-	}
-	f, err := os.Create(p.log)
+	metricsAddr := "127.0.0.1:" + strconv.Itoa(port)
+	p, err := proc.Start(env.Binary, append([]string{
+		"--metrics-bind-address=" + metricsAddr,
+		"--health-probe-bind-address=0",
+	}, args...), []string{"KUBECONFIG=" + kubeconfig}, filepath.Join(dir, fmt.Sprintf("provider-%d.log", run)))
 	if err != nil {
 		return nil, err
 	}
-	p.cmd = exec.Command(env.Binary, append([]string{
-		"--metrics-bind-address=" + p.metricsAddr,
-		"--health-probe-bind-address=0",
-	}, args...)...)
-	p.cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig)
-	p.cmd.Stdout, p.cmd.Stderr = f, f
-	if err := p.cmd.Start(); err != nil {
-		_ = f.Close()
-		return nil, err
-	}
-	go func() { _ = p.cmd.Wait(); _ = f.Close(); close(p.done) }()
-	return p, nil
+	return &process{Process: p, metricsAddr: metricsAddr}, nil
 }
 
 func freePort() (int, error) {
@@ -178,128 +160,6 @@ func freePort() (int, error) {
 	}
 	port := l.Addr().(*net.TCPAddr).Port //nolint:forcetypeassert // a TCP listener
 	return port, l.Close()
-}
-
-func (p *process) pid() int { return p.cmd.Process.Pid }
-
-// exited says whether the process is gone.
-func (p *process) exited() bool {
-	select {
-	case <-p.done:
-		return true
-	default:
-		return false
-	}
-}
-
-// alive returns an error, with the end of the log, if the process is gone.
-func (p *process) alive() error {
-	if !p.exited() {
-		return nil
-	}
-	return fmt.Errorf("the provider exited (%v); the end of its log:\n%s", p.cmd.ProcessState, p.tail(40))
-}
-
-// stop ends the process with SIGTERM, as Kubernetes does, and kills it if it
-// is not gone after 30s.
-func (p *process) stop() error {
-	if p.exited() {
-		return nil
-	}
-	_ = p.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-p.done:
-		return nil
-	case <-time.After(30 * time.Second):
-		p.kill()
-		return errors.New("the provider did not stop within 30s of SIGTERM; killed it")
-	}
-}
-
-// kill ends the process with SIGKILL and waits for it.
-func (p *process) kill() {
-	if p.exited() {
-		return
-	}
-	_ = p.cmd.Process.Signal(syscall.SIGKILL)
-	<-p.done
-}
-
-// tail returns the last n lines of the log.
-func (p *process) tail(n int) string {
-	b, err := os.ReadFile(p.log)
-	if err != nil {
-		return err.Error()
-	}
-	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
-}
-
-// statusMiB reads a field of /proc/<pid>/status given in kB (VmRSS, VmHWM)
-// in MiB.
-func (p *process) statusMiB(field string) (float64, error) {
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", p.pid()))
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	s := bufio.NewScanner(f)
-	for s.Scan() {
-		rest, ok := strings.CutPrefix(s.Text(), field+":")
-		if !ok {
-			continue
-		}
-		fs := strings.Fields(rest)
-		if len(fs) != 2 || fs[1] != "kB" {
-			return 0, fmt.Errorf("/proc/%d/status: unexpected %s line %q", p.pid(), field, s.Text())
-		}
-		kb, err := strconv.ParseFloat(fs[0], 64)
-		if err != nil {
-			return 0, err
-		}
-		return kb / 1024, nil
-	}
-	if err := s.Err(); err != nil {
-		return 0, err
-	}
-	return 0, fmt.Errorf("/proc/%d/status has no %s", p.pid(), field)
-}
-
-func (p *process) rssMiB() (float64, error) { return p.statusMiB("VmRSS") }
-
-// clkTck is USER_HZ, the unit of the times in /proc/<pid>/stat: 100 on
-// Linux.
-const clkTck = 100
-
-// cpuSeconds reads the user and system CPU time of the process.
-func (p *process) cpuSeconds() (float64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.pid()))
-	if err != nil {
-		return 0, err
-	}
-	// The command name, field 2, is in parentheses and may hold spaces;
-	// fields 3 onwards follow the last ')'.
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, fmt.Errorf("/proc/%d/stat: no command name", p.pid())
-	}
-	fs := strings.Fields(string(b[i+1:]))
-	if len(fs) < 13 {
-		return 0, fmt.Errorf("/proc/%d/stat: %d fields after the command name", p.pid(), len(fs))
-	}
-	// utime and stime are fields 14 and 15; fs[0] is field 3.
-	utime, err := strconv.ParseUint(fs[11], 10, 64)
-	if err != nil {
-		return 0, err
-	}
-	stime, err := strconv.ParseUint(fs[12], 10, 64)
-	if err != nil {
-		return 0, err
-	}
-	return float64(utime+stime) / clkTck, nil
 }
 
 // scrape reads the provider's Prometheus metrics as text.
@@ -324,7 +184,7 @@ func (p *process) scrape() (string, error) {
 func (p *process) waitForMetrics(timeout time.Duration) (string, error) {
 	deadline := time.Now().Add(timeout)
 	for {
-		if err := p.alive(); err != nil {
+		if err := p.Alive(); err != nil {
 			return "", err
 		}
 		text, err := p.scrape()

@@ -40,7 +40,9 @@ import (
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
+	"github.com/cloudkinds/provider-aws-services/test/crowd"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
+	"github.com/cloudkinds/provider-aws-services/test/proc"
 )
 
 // settings are the size of the benchmark, from BENCH_* variables.
@@ -232,7 +234,7 @@ func run(b *testing.B) *figures {
 	}
 	defer func() {
 		if p != nil {
-			p.kill()
+			p.Kill()
 		}
 	}()
 	// idle lets the provider idle for BENCH_IDLE, checks that it serves its
@@ -241,7 +243,7 @@ func run(b *testing.B) *figures {
 		b.Helper()
 		deadline := time.Now().Add(s.idle)
 		for time.Now().Before(deadline) {
-			if err := p.alive(); err != nil {
+			if err := p.Alive(); err != nil {
 				b.Fatal(err)
 			}
 			time.Sleep(min(time.Second, time.Until(deadline)))
@@ -249,7 +251,7 @@ func run(b *testing.B) *figures {
 		if _, err := p.waitForMetrics(time.Minute); err != nil {
 			b.Fatal(err)
 		}
-		rss, err := p.rssMiB()
+		rss, err := p.RSSMiB()
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -257,7 +259,7 @@ func run(b *testing.B) *figures {
 	}
 	stop := func() {
 		b.Helper()
-		if err := p.stop(); err != nil {
+		if err := p.Stop(); err != nil {
 			b.Error(err)
 		}
 		p = nil
@@ -290,10 +292,10 @@ func run(b *testing.B) *figures {
 	// 2. The crowded cluster; this run of the provider stays for the rest.
 	if s.crowd {
 		t0 := time.Now()
-		if err := crowdCRDs(ctx, kube, s.crds, s.crdKiB, 20*time.Minute); err != nil {
+		if err := crowd.CRDs(ctx, kube, s.crds, s.crdKiB, 20*time.Minute); err != nil {
 			b.Fatal(err)
 		}
-		if err := crowdSecrets(ctx, kube, s.secrets, s.secretKiB); err != nil {
+		if err := crowd.Secrets(ctx, kube, s.secrets, s.secretKiB); err != nil {
 			b.Fatal(err)
 		}
 		f.crowdTime = time.Since(t0)
@@ -338,8 +340,8 @@ func run(b *testing.B) *figures {
 		b.Fatal(err)
 	}
 	defer writes.close()
-	smp := sampleRSS(p, 250*time.Millisecond)
-	defer smp.finish() // stops it on failures; the figures read it below
+	smp := proc.SampleRSS(p.Process, 250*time.Millisecond)
+	defer smp.Finish() // stops it on failures; the figures read it below
 	em.ResetCalls()
 	firstCreate := time.Now()
 	// Throttled answers after the first minute: counted from a snapshot
@@ -352,7 +354,7 @@ func run(b *testing.B) *figures {
 		throttledAtMinute = throttled(em.Outcomes())
 	})
 	defer minute.Stop()
-	if err := parallel(len(objects), 8, func(i int) error { return objects[i]() }); err != nil {
+	if err := crowd.Parallel(len(objects), 8, func(i int) error { return objects[i]() }); err != nil {
 		b.Fatal(err)
 	}
 	f.createTime = time.Since(firstCreate)
@@ -368,7 +370,7 @@ func run(b *testing.B) *figures {
 			f.writesUntilReady = writes.snapshot()
 			break
 		}
-		if err := p.alive(); err != nil {
+		if err := p.Alive(); err != nil {
 			b.Fatal(err)
 		}
 		if time.Now().After(deadline) {
@@ -382,10 +384,10 @@ func run(b *testing.B) *figures {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if f.peakSampled, err = smp.finish(); err != nil {
+	if f.peakSampled, err = smp.Finish(); err != nil {
 		b.Fatal(err)
 	}
-	if f.peakHWM, err = p.statusMiB("VmHWM"); err != nil {
+	if f.peakHWM, err = p.StatusMiB("VmHWM"); err != nil {
 		b.Fatal(err)
 	}
 	reconciles, err := managedReconciles(text)
@@ -411,20 +413,20 @@ func run(b *testing.B) *figures {
 	secretGetsBefore, secretErr := env.ControlPlane.Requests(ctx, "GET", "secrets")
 	em.ResetCalls()
 	steadyBase := metricSum(text, "provider_aws_services_reconciles_total{")
-	cpuBefore, err := p.cpuSeconds()
+	cpuBefore, err := p.CPUSeconds()
 	if err != nil {
 		b.Fatal(err)
 	}
 	f.steadyWindow = time.Duration(s.steadyPolls)*fl.poll + 10*time.Second
 	steadyEnd := time.Now().Add(f.steadyWindow)
 	for time.Now().Before(steadyEnd) {
-		if err := p.alive(); err != nil {
+		if err := p.Alive(); err != nil {
 			b.Fatal(err)
 		}
 		time.Sleep(min(time.Second, time.Until(steadyEnd)))
 	}
 	calls := em.Calls()
-	cpuAfter, err := p.cpuSeconds()
+	cpuAfter, err := p.CPUSeconds()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -451,7 +453,7 @@ func run(b *testing.B) *figures {
 	}
 
 	// 6. CPU time of the provider's run, then stop it.
-	if f.cpu, err = p.cpuSeconds(); err != nil {
+	if f.cpu, err = p.CPUSeconds(); err != nil {
 		b.Fatal(err)
 	}
 	stop()
@@ -462,46 +464,6 @@ func run(b *testing.B) *figures {
 func isRead(op string) bool {
 	_, name, _ := strings.Cut(op, ":")
 	return !budget.Operation{Name: name}.Write()
-}
-
-// A sampler reads a process's RSS periodically and keeps the largest.
-type sampler struct {
-	once sync.Once
-	stop chan struct{}
-	done chan struct{}
-	max  float64
-	err  error
-}
-
-func sampleRSS(p *process, every time.Duration) *sampler {
-	s := &sampler{stop: make(chan struct{}), done: make(chan struct{})}
-	go func() {
-		defer close(s.done)
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			rss, err := p.rssMiB()
-			if err != nil {
-				s.err = err
-				return
-			}
-			s.max = max(s.max, rss)
-			select {
-			case <-s.stop:
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	return s
-}
-
-// finish stops the sampler and returns the largest RSS it read, in MiB. It
-// may be called again.
-func (s *sampler) finish() (float64, error) {
-	s.once.Do(func() { close(s.stop) })
-	<-s.done
-	return s.max, s.err
 }
 
 func (f *figures) resources() int {
@@ -641,7 +603,7 @@ func (f *figures) print() {
 	fmt.Fprintf(&w, "| AWS latency per call | %s + up to %s |\n", s.latency, s.jitter)
 	if s.crowd {
 		fmt.Fprintf(&w, "| crowd | %d CRDs of ~%d KiB schema, %d Secrets of %d KiB in %d namespaces (created in %s) |\n",
-			s.crds, s.crdKiB, s.secrets, s.secretKiB, crowdNamespaces, f.crowdTime.Round(time.Second))
+			s.crds, s.crdKiB, s.secrets, s.secretKiB, crowd.Namespaces, f.crowdTime.Round(time.Second))
 	} else {
 		fmt.Fprintf(&w, "| crowd | none (BENCH_CROWD=0) |\n")
 	}

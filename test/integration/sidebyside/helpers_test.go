@@ -24,32 +24,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestStatCPUSeconds(t *testing.T) {
-	cases := map[string]struct {
-		stat    string
-		want    float64
-		wantErr bool
-	}{
-		"CommandWithSpacesAndParentheses": {
-			stat: "4242 (pro (vider) x) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 75 0 0 20 0 12 0 100 0 0",
-			want: 3.25,
-		},
-		"NoCommandName": {stat: "4242 provider S 1", wantErr: true},
-		"TooFewFields":  {stat: "4242 (provider) S 1 2 3", wantErr: true},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			got, err := statCPUSeconds([]byte(tc.stat))
-			if (err != nil) != tc.wantErr {
-				t.Fatalf("statCPUSeconds(...): error %v, want error: %t", err, tc.wantErr)
-			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("statCPUSeconds(...): -want, +got:\n%s", diff)
-			}
-		})
-	}
-}
-
 func TestConditions(t *testing.T) {
 	cases := map[string]struct {
 		obj  map[string]any

@@ -19,202 +19,30 @@ limitations under the License.
 package sidebyside
 
 import (
-	"bufio"
-	"bytes"
-	"errors"
-	"fmt"
-	"os"
-	"os/exec"
-	"strconv"
-	"strings"
-	"sync"
-	"syscall"
 	"time"
+
+	"github.com/cloudkinds/provider-aws-services/test/proc"
 )
 
 // A process is one run of a provider's binary, its RSS sampled from the
 // moment it starts.
 type process struct {
-	cmd  *exec.Cmd
-	done chan struct{}
-	log  string
-	rss  *sampler
+	*proc.Process
+	rss *proc.Sampler
 }
 
 // start runs binary with args against the API server of kubeconfig, logging
 // to the file log, and samples its RSS every 250ms.
 func start(binary string, args []string, kubeconfig, log string) (*process, error) {
-	f, err := os.Create(log)
+	p, err := proc.Start(binary, args, []string{"KUBECONFIG=" + kubeconfig}, log)
 	if err != nil {
 		return nil, err
 	}
-	p := &process{cmd: exec.Command(binary, args...), done: make(chan struct{}), log: log}
-	p.cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig)
-	p.cmd.Stdout, p.cmd.Stderr = f, f
-	if err := p.cmd.Start(); err != nil {
-		_ = f.Close()
-		return nil, err
-	}
-	go func() { _ = p.cmd.Wait(); _ = f.Close(); close(p.done) }()
-	p.rss = sampleRSS(p, 250*time.Millisecond)
-	return p, nil
+	return &process{Process: p, rss: proc.SampleRSS(p, 250*time.Millisecond)}, nil
 }
 
-func (p *process) pid() int { return p.cmd.Process.Pid }
-
-func (p *process) exited() bool {
-	select {
-	case <-p.done:
-		return true
-	default:
-		return false
-	}
-}
-
-// alive returns an error, with the end of the log, if the process is gone.
-func (p *process) alive() error {
-	if !p.exited() {
-		return nil
-	}
-	return fmt.Errorf("the provider exited (%v); the end of its log:\n%s", p.cmd.ProcessState, p.tail(40))
-}
-
-// stop ends the process with SIGTERM, as Kubernetes does, and kills it if it
-// is not gone after 30s.
+// stop stops the sampling, then the process.
 func (p *process) stop() error {
-	_, _ = p.rss.finish()
-	if p.exited() {
-		return nil
-	}
-	_ = p.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-p.done:
-		return nil
-	case <-time.After(30 * time.Second):
-		_ = p.cmd.Process.Signal(syscall.SIGKILL)
-		<-p.done
-		return errors.New("the provider did not stop within 30s of SIGTERM; killed it")
-	}
-}
-
-// tail returns the last n lines of the log.
-func (p *process) tail(n int) string {
-	b, err := os.ReadFile(p.log)
-	if err != nil {
-		return err.Error()
-	}
-	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
-}
-
-// statusMiB reads a field of /proc/<pid>/status given in kB (VmRSS, VmHWM)
-// in MiB.
-func (p *process) statusMiB(field string) (float64, error) {
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", p.pid()))
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	s := bufio.NewScanner(f)
-	for s.Scan() {
-		rest, ok := strings.CutPrefix(s.Text(), field+":")
-		if !ok {
-			continue
-		}
-		fs := strings.Fields(rest)
-		if len(fs) != 2 || fs[1] != "kB" {
-			return 0, fmt.Errorf("/proc/%d/status: unexpected %s line %q", p.pid(), field, s.Text())
-		}
-		kb, err := strconv.ParseFloat(fs[0], 64)
-		if err != nil {
-			return 0, err
-		}
-		return kb / 1024, nil
-	}
-	if err := s.Err(); err != nil {
-		return 0, err
-	}
-	return 0, fmt.Errorf("/proc/%d/status has no %s", p.pid(), field)
-}
-
-// clkTck is USER_HZ, the unit of the times in /proc/<pid>/stat: 100 on
-// Linux.
-const clkTck = 100
-
-// cpuSeconds reads the user and system CPU time of the process.
-func (p *process) cpuSeconds() (float64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.pid()))
-	if err != nil {
-		return 0, err
-	}
-	return statCPUSeconds(b)
-}
-
-// statCPUSeconds reads utime and stime, fields 14 and 15, of a
-// /proc/<pid>/stat. The command name, field 2, is in parentheses and may
-// hold spaces; fields 3 onwards follow the last ')'.
-func statCPUSeconds(stat []byte) (float64, error) {
-	i := bytes.LastIndexByte(stat, ')')
-	if i < 0 {
-		return 0, errors.New("/proc/<pid>/stat: no command name")
-	}
-	fs := strings.Fields(string(stat[i+1:]))
-	if len(fs) < 13 {
-		return 0, fmt.Errorf("/proc/<pid>/stat: %d fields after the command name, want at least 13", len(fs))
-	}
-	utime, err := strconv.ParseUint(fs[11], 10, 64)
-	if err != nil {
-		return 0, err
-	}
-	stime, err := strconv.ParseUint(fs[12], 10, 64)
-	if err != nil {
-		return 0, err
-	}
-	return float64(utime+stime) / clkTck, nil
-}
-
-// A sampler reads a process's RSS periodically and keeps the largest.
-type sampler struct {
-	once sync.Once
-	stop chan struct{}
-	done chan struct{}
-	max  float64
-	err  error
-}
-
-func sampleRSS(p *process, every time.Duration) *sampler {
-	s := &sampler{stop: make(chan struct{}), done: make(chan struct{})}
-	go func() {
-		defer close(s.done)
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			rss, err := p.statusMiB("VmRSS")
-			if err != nil {
-				// Gone: what was read so far is the peak; alive says why.
-				if !p.exited() {
-					s.err = err
-				}
-				return
-			}
-			s.max = max(s.max, rss)
-			select {
-			case <-s.stop:
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	return s
-}
-
-// finish stops the sampler and returns the largest RSS it read, in MiB. It
-// may be called again.
-func (s *sampler) finish() (float64, error) {
-	s.once.Do(func() { close(s.stop) })
-	<-s.done
-	return s.max, s.err
+	_, _ = p.rss.Finish()
+	return p.Stop()
 }

@@ -183,11 +183,11 @@ func run(b *testing.B, c contender, dir string) (*figures, error) {
 		}
 	}()
 	for deadline := time.Now().Add(idle); time.Now().Before(deadline); time.Sleep(time.Second) {
-		if err := p.alive(); err != nil {
+		if err := p.Alive(); err != nil {
 			return nil, err
 		}
 	}
-	if f.idleRSS, err = p.statusMiB("VmRSS"); err != nil {
+	if f.idleRSS, err = p.StatusMiB("VmRSS"); err != nil {
 		return nil, err
 	}
 
@@ -197,7 +197,7 @@ func run(b *testing.B, c contender, dir string) (*figures, error) {
 	if err != nil {
 		return nil, err
 	}
-	cpu0, err := p.cpuSeconds()
+	cpu0, err := p.CPUSeconds()
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +215,7 @@ func run(b *testing.B, c contender, dir string) (*figures, error) {
 			f.readyTime = time.Since(first)
 			break
 		}
-		if err := p.alive(); err != nil {
+		if err := p.Alive(); err != nil {
 			return nil, err
 		}
 		if time.Now().After(deadline) {
@@ -224,15 +224,15 @@ func run(b *testing.B, c contender, dir string) (*figures, error) {
 	}
 	f.calls, f.outcomes = em.Calls(), em.Outcomes()
 	f.throttled = throttled(f.outcomes)
-	cpu, err := p.cpuSeconds()
+	cpu, err := p.CPUSeconds()
 	if err != nil {
 		return nil, err
 	}
 	f.cpu = cpu - cpu0
-	if f.peakHWM, err = p.statusMiB("VmHWM"); err != nil {
+	if f.peakHWM, err = p.StatusMiB("VmHWM"); err != nil {
 		return nil, err
 	}
-	if f.peakSampled, err = p.rss.finish(); err != nil {
+	if f.peakSampled, err = p.rss.Finish(); err != nil {
 		return nil, err
 	}
 	return f, nil
