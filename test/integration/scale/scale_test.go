@@ -153,6 +153,7 @@ type figures struct {
 	writesUntilReady          map[string]int // per kind
 	reconcilesUntilReady      float64
 	ranUntilReady             float64
+	deferredUntilReady        float64
 	steadyCalls, steadyWrites int
 	steadyWriteOps            map[string]int
 	steadyWindow              time.Duration
@@ -396,6 +397,7 @@ func run(b *testing.B) *figures {
 	}
 	f.reconcilesUntilReady = reconciles - baseReconciles
 	f.ranUntilReady = metricSum(text, "provider_aws_services_reconciles_total{") - baseRan
+	f.deferredUntilReady = metricSum(text, "provider_aws_services_deferred_changes_total{") + metricSum(text, "provider_aws_services_deferred_polls_total{")
 	if f.heapReady, err = gauge(text, "go_memstats_heap_inuse_bytes"); err != nil {
 		b.Fatal(err)
 	}
@@ -630,6 +632,8 @@ func (f *figures) print() {
 	fmt.Fprintf(&w, "| AWS calls per resource until Ready | %.2f (%d) |\n", float64(f.callsUntilReadyTotal())/resources, f.callsUntilReadyTotal())
 	fmt.Fprintf(&w, "| reconciles per resource until Ready: run (provider_aws_services_reconciles_total) / queued (controller-runtime's count, deferrals included) | %.2f (%.0f) / %.2f (%.0f) |\n",
 		f.ranUntilReady/resources, f.ranUntilReady, f.reconcilesUntilReady/resources, f.reconcilesUntilReady)
+	fmt.Fprintf(&w, "| reconciles put off by the gate until Ready, for a budget or AWS's create (provider_aws_services_deferred_changes_total + _deferred_polls_total; none of them run) | %.2f (%.0f) |\n",
+		f.deferredUntilReady/resources, f.deferredUntilReady)
 	fmt.Fprintf(&w, "| steady AWS calls per resource per poll | %.2f (%d in %s) |\n", f.steadyPerResourcePerPoll(), f.steadyCalls, f.steadyWindow)
 	if f.steadyRan > 0 {
 		fmt.Fprintf(&w, "| steady AWS calls per look at one resource (a reconcile) | %.2f (%.0f reconciles; %.1f s between two looks at a resource) |\n",
