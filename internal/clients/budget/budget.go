@@ -27,6 +27,7 @@ package budget
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -136,22 +137,32 @@ const (
 
 // Reserve reserves the next free slot of each of ops, the calls one
 // reconcile makes, and returns how long until the last of them comes: zero
-// if the reconcile can be made now.
-func (b *Budgets) Reserve(account, region string, ops []Operation, class Class) time.Duration {
+// if the reconcile can be made now. A Poll's slots are also after every
+// change reserved in the budgets of behind: the creates of a kind AWS
+// creates asynchronously, each of which needs a look in the poll's budgets
+// soon after it, which the poll would otherwise take.
+func (b *Budgets) Reserve(account, region string, ops []Operation, class Class, behind ...Operation) time.Duration {
 	now := b.clock.Now()
+	floor := now
+	if class == Poll {
+		for _, op := range behind {
+			floor = later(floor, b.bucket(account, region, op).changesUntil())
+		}
+	}
 	var wait time.Duration
 	for _, op := range ops {
-		wait = max(wait, b.bucket(account, region, op).reserve(now, class))
+		wait = max(wait, floor.Sub(now)+b.bucket(account, region, op).reserve(floor, class))
 	}
 	return wait
 }
 
 // Displaced reports whether changes have since reserved the slots a poll of
 // ops was given: more than one change's call is still to come in one of
-// their budgets. Such a poll yields, and takes a new slot behind them.
-func (b *Budgets) Displaced(account, region string, ops []Operation) bool {
+// their budgets, or in those of behind (Reserve). Such a poll yields, and
+// takes a new slot behind them.
+func (b *Budgets) Displaced(account, region string, ops []Operation, behind ...Operation) bool {
 	now := b.clock.Now()
-	for _, op := range ops {
+	for _, op := range append(slices.Clip(ops), behind...) {
 		if b.bucket(account, region, op).displaced(now) {
 			return true
 		}
@@ -242,7 +253,16 @@ func (bk *bucket) wait(ctx context.Context, c clock.Clock, urgent bool) error {
 	}
 }
 
-// reserve takes the next free slot of class and returns how long until it.
+// changesUntil is when the changes reserved so far will have had their
+// slots.
+func (bk *bucket) changesUntil() time.Time {
+	bk.mu.Lock()
+	defer bk.mu.Unlock()
+	return bk.changeAt
+}
+
+// reserve takes the next free slot of class from now on and returns how
+// long until it.
 func (bk *bucket) reserve(now time.Time, class Class) time.Duration {
 	bk.mu.Lock()
 	defer bk.mu.Unlock()

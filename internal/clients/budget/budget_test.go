@@ -199,6 +199,51 @@ func TestChangesGoBeforePolls(t *testing.T) {
 
 // TestWaitKeepsToTheRate: over any stretch of time, no more calls go than
 // one second's burst plus the rate.
+// TestPollsWaitBehindCreates: while creates of a kind AWS creates
+// asynchronously are queued, a poll that waits behind them takes a slot
+// after the last of them, so that the looks each create needs soon after it
+// find the poll's budget free; a change's look and a poll that waits behind
+// nothing do not wait for them.
+func TestPollsWaitBehindCreates(t *testing.T) {
+	c := clocktesting.NewFakeClock(time.Unix(0, 0))
+	b := New(Quotas{}, WithClock(c))
+	ops := []Operation{describe}
+	for range 10 {
+		// Ten creates at 4 per second: the last one's slot is 2.25 s away.
+		b.Reserve("111", "us-east-1", []Operation{create}, Change)
+	}
+	cases := []struct {
+		name   string
+		class  Class
+		behind []Operation
+		want   time.Duration
+	}{
+		{"PollBehindTheCreates", Poll, []Operation{create}, 2500 * time.Millisecond},
+		{"NextPollBehindTheFirst", Poll, []Operation{create}, 2750 * time.Millisecond},
+		{"ChangeGoesFirst", Change, []Operation{create}, 0},
+		{"PollOfAnotherAccount", Poll, nil, 0},
+	}
+	for _, tc := range cases {
+		account := "111"
+		if tc.behind == nil {
+			account = "222"
+		}
+		if got := b.Reserve(account, "us-east-1", ops, tc.class, tc.behind...); got != tc.want {
+			t.Errorf("%s: Reserve: got %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if !b.Displaced("111", "us-east-1", ops, create) {
+		t.Error("Displaced: creates are queued behind which polls wait: want true")
+	}
+	if b.Displaced("111", "us-east-1", ops) {
+		t.Error("Displaced without the creates: one change's look queued: want false")
+	}
+	c.Step(3 * time.Second)
+	if got := b.Reserve("111", "us-east-1", []Operation{{"Firehose", "ListTagsForDeliveryStream"}}, Poll, create); got != 0 {
+		t.Errorf("a poll once the creates had their slots: got %v, want 0", got)
+	}
+}
+
 func TestWaitKeepsToTheRate(t *testing.T) {
 	c := clocktesting.NewFakeClock(time.Unix(0, 0))
 	b := New(Quotas{}, WithClock(c))

@@ -70,6 +70,10 @@ type GateOptions[MR resource.ModernManaged] struct {
 	// it creates before it looks, its Observe's otherwise.
 	Calls   func(context.Context, MR) (account, region string, ops []budget.Operation, err error)
 	Budgets *budget.Budgets
+	// Behind are the operations whose reserved changes every poll waits
+	// behind (budget.Budgets.Reserve): the create of a kind AWS creates
+	// asynchronously, each of which needs a look soon after it.
+	Behind []budget.Operation
 	// Relook times the first look after a create; nil for a kind Ready at
 	// create.
 	Relook *relook.Schedule
@@ -164,7 +168,7 @@ func (g *Gate[MR]) atTurn(ctx context.Context, req reconcile.Request, mg MR, t t
 	}
 	if t.class == budget.Poll && !t.displaced {
 		account, region, ops, err := g.Calls(ctx, mg)
-		if err == nil && g.Budgets.Displaced(account, region, ops) {
+		if err == nil && g.Budgets.Displaced(account, region, ops, g.Behind...) {
 			g.Deferred.Polled(req.NamespacedName)
 			return g.reserve(ctx, req, mg, t.class, now, true)
 		}
@@ -188,7 +192,7 @@ func (g *Gate[MR]) reserve(ctx context.Context, req reconcile.Request, mg MR, cl
 		// The reconciler reports what is wrong with the config.
 		return g.inner.Reconcile(budget.Urgent(ctx), req)
 	}
-	wait := g.Budgets.Reserve(account, region, ops, class)
+	wait := g.Budgets.Reserve(account, region, ops, class, g.Behind...)
 	if wait < minDeferral {
 		if class == budget.Poll {
 			g.logPacing(false, ops, 0)

@@ -194,8 +194,20 @@ func (p *path[MR]) gate(r reconcile.Reconciler) reconcile.Reconciler {
 			}
 			return s.AccountID, s.Region, p.kind.ObserveCalls(mg, s), nil
 		},
-		Budgets: p.shared.Budgets, Relook: p.relook, Log: p.o.Logger.WithValues("controller", p.name), Deferred: p.deferred,
+		Budgets: p.shared.Budgets, Behind: p.pollsBehind(), Relook: p.relook, Log: p.o.Logger.WithValues("controller", p.name), Deferred: p.deferred,
 	})
+}
+
+// pollsBehind are the operations whose queued changes the kind's polls wait
+// behind: its create, when AWS creates its resources asynchronously, since
+// every create needs a look in the budgets the polls use soon after it. A
+// backlog of new objects is then Ready as fast as the budgets allow, and the
+// polls of those already Ready come after it.
+func (p *path[MR]) pollsBehind() []budget.Operation {
+	if p.kind.CreateFirst == nil || p.kind.ReadyAtCreate {
+		return nil
+	}
+	return []budget.Operation{*p.kind.CreateFirst}
 }
 
 // 3. The ceiling of --max-reconcile-rate, when a user sets one, the count
