@@ -78,6 +78,7 @@ func main() {
 		retryPeriod      = app.Flag("leader-election-retry-period", "How often the leader renews its lease and a standby looks at it.").Default(awscontroller.DefaultLease.RetryPeriod.String()).Duration()
 		healthAddr       = app.Flag("health-probe-bind-address", "Address of the health and readiness probes.").Default(":8081").String()
 		metricsAddr      = app.Flag("metrics-bind-address", "Address of the Prometheus metrics endpoint.").Default(":8080").String()
+		pprofAddr        = app.Flag("pprof-bind-address", "Address of Go's pprof endpoints (/debug/pprof), for profiling memory and CPU; empty, the default, serves none.").Default("").String()
 		namespace        = app.Flag("namespace", "The provider's namespace, where it keeps the key of its secret fingerprints (default: the pod's namespace; out of a cluster, default).").Envar("POD_NAMESPACE").String()
 
 		enableManagementPolicies = app.Flag("enable-management-policies", "Honour spec.managementPolicies, including observe-only.").Default("true").Envar("ENABLE_MANAGEMENT_POLICIES").Bool()
@@ -146,6 +147,7 @@ func main() {
 		LeaderElectionReleaseOnCancel: true,
 		HealthProbeBindAddress:        *healthAddr,
 		Metrics:                       metricsserver.Options{BindAddress: *metricsAddr},
+		PprofBindAddress:              *pprofAddr,
 	})
 	kingpin.FatalIfError(err, "Cannot create the controller manager")
 	kingpin.FatalIfError(mgr.AddHealthzCheck("healthz", healthz.Ping), "Cannot add the health check")
