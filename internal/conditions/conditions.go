@@ -99,18 +99,6 @@ func awsAtWork(mg resource.Managed) bool {
 	return false
 }
 
-// Settled reports whether a reconcile of mg can only be a periodic poll: the
-// resource is Ready and Synced at its current generation, and not being
-// deleted.
-func Settled(mg resource.Managed) bool {
-	if mg.GetDeletionTimestamp() != nil {
-		return false
-	}
-	ready, synced := mg.GetCondition(xpv2.TypeReady), mg.GetCondition(xpv2.TypeSynced)
-	return ready.Status == corev1.ConditionTrue && synced.Status == corev1.ConditionTrue &&
-		synced.ObservedGeneration == mg.GetGeneration()
-}
-
 // Moving reports whether a reconcile of mg acts on something that is on its
 // way: a new object, a spec not yet synced, a deletion, a resource AWS is
 // creating, updating or deleting. Such work goes before periodic polls.

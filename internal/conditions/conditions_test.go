@@ -79,35 +79,6 @@ func TestPollInterval(t *testing.T) {
 	}
 }
 
-func TestSettled(t *testing.T) {
-	ready := func(generation, observed int64) *v1alpha1.DeliveryStream {
-		mg := &v1alpha1.DeliveryStream{ObjectMeta: metav1.ObjectMeta{Generation: generation}}
-		mg.SetConditions(xpv2.Available(), xpv2.ReconcileSuccess().WithObservedGeneration(observed))
-		return mg
-	}
-	deleting := ready(1, 1)
-	now := metav1.Now()
-	deleting.SetDeletionTimestamp(&now)
-	creating := &v1alpha1.DeliveryStream{}
-	creating.SetConditions(xpv2.Creating(), xpv2.ReconcileSuccess())
-	failing := ready(1, 1)
-	failing.SetConditions(xpv2.ReconcileError(errors.New("throttled")))
-	for name, tc := range map[string]struct {
-		mg   *v1alpha1.DeliveryStream
-		want bool
-	}{
-		"ReadyAndSynced": {mg: ready(3, 3), want: true},
-		"SpecChanged":    {mg: ready(4, 3), want: false},
-		"Deleting":       {mg: deleting, want: false},
-		"Creating":       {mg: creating, want: false},
-		"Failing":        {mg: failing, want: false},
-	} {
-		if got := Settled(tc.mg); got != tc.want {
-			t.Errorf("%s: Settled() = %v, want %v", name, got, tc.want)
-		}
-	}
-}
-
 func TestMoving(t *testing.T) {
 	with := func(generation int64, cs ...xpv2.Condition) *v1alpha1.DeliveryStream {
 		mg := &v1alpha1.DeliveryStream{ObjectMeta: metav1.ObjectMeta{Generation: generation}}
