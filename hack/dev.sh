@@ -137,7 +137,7 @@ up() {
   # namespace of its own, which no tenant writes.
   k create namespace crossplane-system --dry-run=client -o yaml | k apply -f - >/dev/null
   KUBECONFIG="$kubeconfig" start provider "$bin/provider" --debug --poll=10s --namespace=crossplane-system \
-    --metrics-bind-address=127.0.0.1:0 --health-probe-bind-address=127.0.0.1:0
+    --metrics-bind-address=127.0.0.1:0 --health-probe-bind-address=127.0.0.1:0 --tenant-endpoint-network=127.0.0.0/8
 
   say "applying the ClusterProviderConfig that points at the emulator (for namespaces default and team-a only), and the examples"
   sed "s|http://127.0.0.1:4566|http://$emulator_addr|" "$root/examples/providerconfig/clusterproviderconfig.yaml" | k apply -f - >/dev/null

@@ -222,7 +222,14 @@ type ProviderConfigStatus struct {
 // +kubebuilder:object:root=true
 
 // A ProviderConfig configures how the provider connects to AWS for managed
-// resources in its own namespace.
+// resources in its own namespace. Anyone who may edit the namespace may write
+// one, so it uses only what the namespace holds: credentials from its own
+// Secrets (source Secret, WebIdentity with tokenSecretRef) or none. The
+// sources that take the provider pod's own identity (IRSA, PodIdentity,
+// InjectedIdentity) and web-identity tokens read from the pod's files are a
+// ClusterProviderConfig's, which an admin offers to the namespaces it names.
+// +kubebuilder:validation:XValidation:rule="self.spec.credentials.source in ['Secret', 'WebIdentity', 'None']",message="a namespaced ProviderConfig cannot use the provider pod's own identity (sources IRSA, PodIdentity, InjectedIdentity): use source Secret or WebIdentity with tokenSecretRef, or a ClusterProviderConfig an admin offers to this namespace",fieldPath=".spec.credentials.source"
+// +kubebuilder:validation:XValidation:rule="!has(self.spec.credentials.webIdentity) || !has(self.spec.credentials.webIdentity.tokenFile)",message="a namespaced ProviderConfig cannot read a token from the provider pod's files: use tokenSecretRef (a Secret of this namespace), or a ClusterProviderConfig an admin offers to this namespace",fieldPath=".spec.credentials.webIdentity.tokenFile"
 // +kubebuilder:printcolumn:name="SOURCE",type="string",JSONPath=".spec.credentials.source"
 // +kubebuilder:printcolumn:name="REGION",type="string",JSONPath=".spec.region"
 // +kubebuilder:printcolumn:name="USERS",type="integer",JSONPath=".status.users"

@@ -79,6 +79,7 @@ func main() {
 		healthAddr       = app.Flag("health-probe-bind-address", "Address of the health and readiness probes.").Default(":8081").String()
 		metricsAddr      = app.Flag("metrics-bind-address", "Address of the Prometheus metrics endpoint.").Default(":8080").String()
 		pprofAddr        = app.Flag("pprof-bind-address", "Address of Go's pprof endpoints (/debug/pprof), for profiling memory and CPU; empty, the default, serves none.").Default("").String()
+		tenantNetworks   = app.Flag("tenant-endpoint-network", "A network (CIDR, or one address) that the spec.endpoint.url of a namespaced ProviderConfig may reach although it is loopback, link-local or private, which by default it may not: a local emulator, an in-cluster LocalStack. ClusterProviderConfigs are not limited. Repeatable.").Strings()
 		namespace        = app.Flag("namespace", "The provider's namespace, where it keeps the key of its secret fingerprints (default: the pod's namespace; out of a cluster, default).").Envar("POD_NAMESPACE").String()
 
 		enableManagementPolicies = app.Flag("enable-management-policies", "Honour spec.managementPolicies, including observe-only.").Default("true").Envar("ENABLE_MANAGEMENT_POLICIES").Bool()
@@ -199,9 +200,11 @@ func main() {
 	key, err := secretkey.LoadKey(keyCtx, direct, providerNamespace(*namespace))
 	cancel()
 	kingpin.FatalIfError(err, "Cannot load the key of the secret fingerprints")
+	tenantAllowed, err := awsconfig.ParseNetworks(*tenantNetworks)
+	kingpin.FatalIfError(err, "Cannot read --tenant-endpoint-network")
 	polling := managedoptions.Polling{MinInterval: *minPollInterval, Jitter: *pollJitter}
 	shared := setup.Shared{
-		Sessions:     awsconfig.NewCache(kubeclient.New(mgr), awsconfig.WithBudgets(budgets)),
+		Sessions:     awsconfig.NewCache(kubeclient.New(mgr), awsconfig.WithBudgets(budgets), awsconfig.WithTenantEndpointNetworks(tenantAllowed)),
 		Fingerprints: key, Polling: &polling, Budgets: budgets,
 		Namespace: providerNamespace(*namespace),
 	}

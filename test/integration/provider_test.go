@@ -21,6 +21,7 @@ import (
 	"context"
 	"fmt"
 	"net/http/httptest"
+	"net/netip"
 	"os"
 	"strings"
 	"sync"
@@ -72,6 +73,9 @@ const testPoll = time.Second
 // testPolling is the provider's polling under test: a resource may ask for
 // no less than 2 s, and polls are not jittered, so that polls can be counted.
 var testPolling = managedoptions.Polling{MinInterval: 2 * time.Second}
+
+// loopback is where the emulator listens.
+var loopback = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
 
 // testQuotas are the AWS quotas of the provider under test: its budgets and
 // their gate run on every call, but at a rate the tests, which poll every
@@ -140,7 +144,9 @@ func startStack() (*stack, error) {
 		return nil, err
 	}
 	budgets := budget.New(testQuotas)
-	sessions := awsconfig.NewCache(kubeclient.New(mgr), awsconfig.WithBudgets(budgets))
+	// The teams' namespaced configs reach the emulator on loopback, as an
+	// admin allows with --tenant-endpoint-network.
+	sessions := awsconfig.NewCache(kubeclient.New(mgr), awsconfig.WithBudgets(budgets), awsconfig.WithTenantEndpointNetworks(loopback))
 	key, err := secretkey.LoadKey(context.Background(), cp.Client, "default")
 	if err != nil {
 		return nil, err

@@ -26,6 +26,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"net/netip"
 	"reflect"
 	"slices"
 	"strings"
@@ -77,6 +78,10 @@ type Session struct {
 	AccountID string
 	Partition string
 	Region    string
+	// Endpoint is the config's endpoint override; empty for AWS's own.
+	// What an endpoint of someone's choosing answers proves nothing of
+	// AWS: an account it names is that endpoint's (see Scope).
+	Endpoint string
 	// DefaultTags are the config's spec.defaultTags, which the taggable
 	// kinds put on their resources. A change of them is a new generation
 	// of the config, and so a new session.
@@ -118,6 +123,8 @@ type Cache struct {
 	kube    client.Client
 	env     Environment
 	budgets *budget.Budgets
+	// tenant guards the connections of namespaced configs' endpoints.
+	tenant tenantDialGuard
 
 	mu       sync.Mutex
 	sessions map[sessionKey]*Session
@@ -135,6 +142,13 @@ func WithEnvironment(e Environment) Option { return func(c *Cache) { c.env = e }
 // WithBudgets makes every client of every session take a token of its
 // operation's budget before each call.
 func WithBudgets(b *budget.Budgets) Option { return func(c *Cache) { c.budgets = b } }
+
+// WithTenantEndpointNetworks lets namespaced configs' endpoints reach the
+// given networks, which they may not by default when link-local, loopback or
+// private (a local emulator, an in-cluster LocalStack).
+func WithTenantEndpointNetworks(allowed []netip.Prefix) Option {
+	return func(c *Cache) { c.tenant.allowed = allowed }
+}
 
 // NewCache returns a Cache that reads configs and secrets with kube.
 func NewCache(kube client.Client, o ...Option) *Cache {
@@ -250,6 +264,10 @@ func (c *Cache) config(ctx context.Context, mg resource.ModernManaged) (*config,
 		if err := c.kube.Get(ctx, types.NamespacedName{Namespace: mg.GetNamespace(), Name: ref.Name}, pc); err != nil {
 			return nil, errors.Wrapf(err, errGetConfig, ref.Kind, mg.GetNamespace()+"/"+ref.Name)
 		}
+		// Refused before anything of the config is read or called.
+		if err := namespacedCredentials(pc.Namespace, pc.Name, pc.Spec.Credentials); err != nil {
+			return nil, err
+		}
 		return &config{kind: ref.Kind, namespace: pc.Namespace, name: pc.Name, generation: pc.Generation, spec: pc.Spec}, nil
 	case v1alpha1.ClusterProviderConfigKind, "":
 		pc := &v1alpha1.ClusterProviderConfig{}
@@ -330,8 +348,11 @@ func (c *Cache) build(ctx context.Context, cfg *config, secrets map[string][]byt
 	}
 	if e := cfg.spec.Endpoint; e != nil {
 		base.BaseEndpoint = aws.String(e.URL)
+		if cfg.namespace != "" {
+			base.HTTPClient = c.tenant.httpClient()
+		}
 	}
-	creds, err := c.credentials(ctx, cfg.spec.Credentials, base, secrets)
+	creds, err := c.credentials(ctx, cfg, base, secrets)
 	if err != nil {
 		return nil, errors.Wrapf(err, errCredentials, cfg.spec.Credentials.Source)
 	}
@@ -349,11 +370,27 @@ func (c *Cache) build(ctx context.Context, cfg *config, secrets map[string][]byt
 	if a, err := arn.Parse(aws.ToString(id.Arn)); err == nil {
 		partition = a.Partition
 	}
-	if c.budgets != nil {
-		// The budgets are the account's: known only now.
-		base.APIOptions = append(slices.Clone(base.APIOptions), c.budgets.Middleware(aws.ToString(id.Account)))
+	s := &Session{Config: base, AccountID: aws.ToString(id.Account), Partition: partition, Region: region, DefaultTags: maps.Clone(cfg.spec.DefaultTags)}
+	if e := cfg.spec.Endpoint; e != nil {
+		s.Endpoint = e.URL
 	}
-	return &Session{Config: base, AccountID: aws.ToString(id.Account), Partition: partition, Region: region, DefaultTags: maps.Clone(cfg.spec.DefaultTags)}, nil
+	if c.budgets != nil {
+		// The budgets are the account's, at its endpoint: known only now.
+		s.Config.APIOptions = append(slices.Clone(base.APIOptions), c.budgets.Middleware(s.Scope()))
+	}
+	return s, nil
+}
+
+// Scope is the account as everything keyed by account knows it (budgets,
+// the first-look schedule): the account ID for AWS's own endpoints, and the
+// account ID at the endpoint for an override, so that an endpoint answering
+// another account's ID shares nothing with that account on AWS, nor with
+// other endpoints.
+func (s *Session) Scope() string {
+	if s.Endpoint == "" {
+		return s.AccountID
+	}
+	return s.AccountID + " at " + s.Endpoint
 }
 
 // String names a session without anything secret, for logs.

@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,7 +120,10 @@ func newFixture(t *testing.T, objs ...client.Object) *fixture {
 	_ = streamingv1alpha1.AddToScheme(s)
 	kube := fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).Build()
 	env := &fakeEnv{vars: map[string]string{}}
-	return &fixture{aws: e, url: srv.URL, kube: kube, env: env, cache: NewCache(kube, WithEnvironment(env))}
+	// The emulator listens on loopback, which namespaced configs reach only
+	// where an admin allows it.
+	cache := NewCache(kube, WithEnvironment(env), WithTenantEndpointNetworks([]netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}))
+	return &fixture{aws: e, url: srv.URL, kube: kube, env: env, cache: cache}
 }
 
 func managed(namespace, kind, name string, region *string) *streamingv1alpha1.DeliveryStream {

@@ -59,7 +59,17 @@ func (processEnvironment) LoadDefaultConfig(ctx context.Context, region string) 
 
 // credentials returns the credential provider of a source. base carries the
 // region, endpoint and HTTP client that STS calls need.
-func (c *Cache) credentials(ctx context.Context, creds v1alpha1.ProviderCredentials, base aws.Config, secrets map[string][]byte) (aws.CredentialsProvider, error) {
+// A namespaced config (cfg.namespace set) never gets here with a source that
+// takes the pod's identity (config refuses it); the check is repeated here so
+// that no path from a tenant's config ever reads the pod's environment or
+// files.
+func (c *Cache) credentials(ctx context.Context, cfg *config, base aws.Config, secrets map[string][]byte) (aws.CredentialsProvider, error) {
+	creds := cfg.spec.Credentials
+	if cfg.namespace != "" {
+		if err := namespacedCredentials(cfg.namespace, cfg.name, creds); err != nil {
+			return nil, err
+		}
+	}
 	switch creds.Source {
 	case v1alpha1.CredentialsSourceSecret:
 		sc, err := ParseSharedCredentials(secrets["spec.credentials.secretRef"], aws.ToString(creds.Profile))

@@ -162,7 +162,7 @@ func (p *process) start() {
 		p.t.Error(err)
 		return
 	}
-	args := append([]string{"--debug", "--poll=20s", "--metrics-bind-address=" + p.metrics, "--health-probe-bind-address=" + cmp.Or(p.health, "0"), "--poll-state-metric=1s"}, p.args...)
+	args := append([]string{"--debug", "--poll=20s", "--metrics-bind-address=" + p.metrics, "--health-probe-bind-address=" + cmp.Or(p.health, "0"), "--poll-state-metric=1s", "--tenant-endpoint-network=127.0.0.0/8"}, p.args...)
 	cmd := exec.Command(env.Binary, args...)
 	cmd.Env = append(append(os.Environ(), "KUBECONFIG="+p.kubeconfig), p.environ...)
 	cmd.Stdout, cmd.Stderr = f, f
