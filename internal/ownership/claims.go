@@ -92,6 +92,10 @@ const (
 
 // An Identity is what a claim is for.
 type Identity struct {
+	// Endpoint is the endpoint override the calls go to; empty for AWS's
+	// own. An account an endpoint of someone's choosing answers is that
+	// endpoint's, and its names are not AWS's.
+	Endpoint        string
 	Account, Region string
 	Kind            schema.GroupKind
 	// Fields are what AWS keeps unique: a name, or a subscription's
@@ -100,13 +104,23 @@ type Identity struct {
 }
 
 func (id Identity) String() string {
-	return strings.Join([]string{id.Account, id.Region, id.Kind.String(), id.Fields}, " ")
+	return strings.Join(id.parts(), " ")
+}
+
+// parts are what tell identities apart; AWS's own endpoint adds none, so
+// that the claims of AWS's identities keep the names they always had.
+func (id Identity) parts() []string {
+	p := []string{id.Account, id.Region, id.Kind.String(), id.Fields}
+	if id.Endpoint != "" {
+		p = append(p, "at "+id.Endpoint)
+	}
+	return p
 }
 
 // claimName is the name of id's claim: a hash, since identities are longer
 // than names may be and hold characters names may not.
 func claimName(id Identity) string {
-	sum := sha256.Sum256([]byte(strings.Join([]string{id.Account, id.Region, id.Kind.String(), id.Fields}, "\x00")))
+	sum := sha256.Sum256([]byte(strings.Join(id.parts(), "\x00")))
 	return claimPrefix + hex.EncodeToString(sum[:20])
 }
 

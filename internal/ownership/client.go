@@ -99,11 +99,11 @@ type Kind[MR resource.Managed] struct {
 // same at no extra call; if it answers that the identity exists, Create
 // makes the look, and the ownership rules decide as they would have. The
 // gate that paces a reconcile and the Client that makes it ask the same.
-func (k *Kind[MR]) CreatesFirst(ctx context.Context, mg MR, account, region string) bool {
+func (k *Kind[MR]) CreatesFirst(ctx context.Context, mg MR, at Place) bool {
 	if !k.newToAWS(mg) {
 		return false
 	}
-	holder, ok := k.Claims.Cached(ctx, k.identityIn(mg, account, region))
+	holder, ok := k.Claims.Cached(ctx, k.identityIn(mg, at))
 	return !ok || holder == mg.GetUID()
 }
 
@@ -158,13 +158,18 @@ func (k *Kind[MR]) Index(o client.Object) []string {
 	return nil
 }
 
+// A Place is where a session's calls go: its endpoint override (empty for
+// AWS's own), account and region. A claim is for an identity there.
+type Place struct {
+	Endpoint, Account, Region string
+}
+
 // Client wraps a kind's external client so that it changes and deletes only
 // what its object owns, and adopts only on request.
 type Client[MR resource.Managed] struct {
 	managed.TypedExternalClient[MR]
 	kind *Kind[MR]
-	// The session's account and region: a claim is for an identity there.
-	account, region string
+	at   Place
 
 	// claimed is true once this reconcile's Observe claimed the identity;
 	// lookSkipped when it created first (CreatesFirst) and made no look.
@@ -172,10 +177,10 @@ type Client[MR resource.Managed] struct {
 	adopting             *tags.Service
 }
 
-// Wrap returns c, an external client working in account and region, made to
-// respect ownership.
-func Wrap[MR resource.Managed](c managed.TypedExternalClient[MR], k *Kind[MR], account, region string) *Client[MR] {
-	return &Client[MR]{TypedExternalClient: c, kind: k, account: account, region: region}
+// Wrap returns c, an external client working at a place, made to respect
+// ownership.
+func Wrap[MR resource.Managed](c managed.TypedExternalClient[MR], k *Kind[MR], at Place) *Client[MR] {
+	return &Client[MR]{TypedExternalClient: c, kind: k, at: at}
 }
 
 // Observe observes the resource and decides whether the object may manage
@@ -188,7 +193,7 @@ func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObserv
 		return c.TypedExternalClient.Observe(ctx, mg)
 	}
 	before := mg.DeepCopyObject().(MR) //nolint:forcetypeassert // a copy of its own type
-	if c.kind.CreatesFirst(ctx, mg, c.account, c.region) {
+	if c.kind.CreatesFirst(ctx, mg, c.at) {
 		// Nothing to look at yet: the create that follows is the look.
 		c.lookSkipped = true
 		return c.beforeCreate(ctx, mg, before, managed.ExternalObservation{})
@@ -440,12 +445,12 @@ func (c *Client[MR]) takeFor(ctx context.Context, mg MR, purpose Purpose, d Deci
 }
 
 func (c *Client[MR]) identity(mg MR) Identity {
-	return c.kind.identityIn(mg, c.account, c.region)
+	return c.kind.identityIn(mg, c.at)
 }
 
-// identityIn is mg's identity when its calls go to account and region.
-func (k *Kind[MR]) identityIn(mg MR, account, region string) Identity {
-	id := Identity{Account: account, Region: region, Kind: k.GroupKind, Fields: k.Identity(mg)}
+// identityIn is mg's identity when its calls go to at.
+func (k *Kind[MR]) identityIn(mg MR, at Place) Identity {
+	id := Identity{Endpoint: at.Endpoint, Account: at.Account, Region: at.Region, Kind: k.GroupKind, Fields: k.Identity(mg)}
 	if k.Where != nil {
 		if a, r := k.Where(mg); a != "" && r != "" {
 			id.Account, id.Region = a, r
@@ -525,8 +530,8 @@ func (c *Client[MR]) elsewhere(other MR) bool {
 	if md == nil {
 		return false
 	}
-	return (md.OwnerAccountID != "" && c.account != "" && md.OwnerAccountID != c.account) ||
-		(md.Region != "" && c.region != "" && md.Region != c.region)
+	return (md.OwnerAccountID != "" && c.at.Account != "" && md.OwnerAccountID != c.at.Account) ||
+		(md.Region != "" && c.at.Region != "" && md.Region != c.at.Region)
 }
 
 type holdsKey struct{}

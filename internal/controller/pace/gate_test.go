@@ -163,7 +163,7 @@ func TestGate(t *testing.T) {
 			r := &recorder{}
 			g := gate(t, c, b, r, tc.obj)
 			if tc.createdSince > 0 {
-				g.Relook.Created(tc.obj.GetUID())
+				g.Relook.Created(tc.obj.GetUID(), "111122223333")
 				c.Step(tc.createdSince)
 			}
 			spend(b, tc.polls, budget.Poll)

@@ -47,35 +47,51 @@ const (
 )
 
 // A Schedule learns how long AWS takes to create a kind's resources, and
-// times the first look after each create by it.
+// times the first look after each create by it. It learns apart for each
+// scope (an account at an endpoint, awsconfig.Session.Scope): an endpoint
+// of a tenant's choosing, slow or lying, times no one's looks but its own.
 type Schedule struct {
 	clock   clock.PassiveClock
-	created *memory.Store[types.UID, time.Time]
+	created *memory.Store[types.UID, create]
 
 	mu       sync.Mutex
-	expected time.Duration
+	expected map[string]time.Duration
+}
+
+// A create is when a resource was created, and in which scope.
+type create struct {
+	at    time.Time
+	scope string
 }
 
 // New returns the schedule of one kind, starting at Shortest.
 func New(c clock.PassiveClock) *Schedule {
-	return &Schedule{clock: c, created: memory.NewWithClock[types.UID, time.Time](c), expected: Shortest}
+	return &Schedule{clock: c, created: memory.NewWithClock[types.UID, create](c), expected: map[string]time.Duration{}}
 }
 
-// Expected is how long AWS is expected to take to create a resource now.
-func (s *Schedule) Expected() time.Duration {
+// Expected is how long AWS is expected to take to create a resource in
+// scope now.
+func (s *Schedule) Expected(scope string) time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.expected
+	return s.expectedLocked(scope)
 }
 
-// Created records that the resource of uid was created now. A nil
+func (s *Schedule) expectedLocked(scope string) time.Duration {
+	if e, ok := s.expected[scope]; ok {
+		return e
+	}
+	return Shortest
+}
+
+// Created records that the resource of uid was created now, in scope. A nil
 // Schedule records nothing.
-func (s *Schedule) Created(uid types.UID) {
+func (s *Schedule) Created(uid types.UID, scope string) {
 	if s == nil {
 		return
 	}
 	now := s.clock.Now()
-	s.created.PutFor(uid, now, now.Add(s.Expected()))
+	s.created.PutFor(uid, create{at: now, scope: scope}, now.Add(s.Expected(scope)))
 }
 
 // FirstLook returns when the first look at the resource of uid after its
@@ -85,11 +101,11 @@ func (s *Schedule) FirstLook(uid types.UID) (time.Time, bool) {
 	if s == nil {
 		return time.Time{}, false
 	}
-	at, ok := s.created.Peek(uid)
+	c, ok := s.created.Peek(uid)
 	if !ok {
 		return time.Time{}, false
 	}
-	return at.Add(s.Expected()), true
+	return c.at.Add(s.Expected(c.scope)), true
 }
 
 // A Finding is what the first look after a create found.
@@ -113,21 +129,22 @@ func (s *Schedule) Looked(uid types.UID, found Finding) {
 	if s == nil {
 		return
 	}
-	createdAt, ok := s.created.Take(uid)
+	c, ok := s.created.Take(uid)
 	if !ok {
 		return
 	}
-	took := s.clock.Since(createdAt)
+	took := s.clock.Since(c.at)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	expected := s.expectedLocked(c.scope)
 	switch found {
 	case StillCreating:
-		s.expected = time.Duration(float64(max(s.expected, took)) * grow)
+		expected = time.Duration(float64(max(expected, took)) * grow)
 	case Created:
-		if float64(took) <= float64(s.expected)*onTime {
-			s.expected = time.Duration(float64(s.expected) * shrink)
+		if float64(took) <= float64(expected)*onTime {
+			expected = time.Duration(float64(expected) * shrink)
 		}
 	case Other:
 	}
-	s.expected = min(Longest, max(Shortest, s.expected))
+	s.expected[c.scope] = min(Longest, max(Shortest, expected))
 }

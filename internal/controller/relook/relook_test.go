@@ -25,6 +25,9 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 )
 
+// scope is the account the tests' creates are in.
+const scope = "111122223333"
+
 func TestLooked(t *testing.T) {
 	type look struct {
 		after time.Duration
@@ -77,14 +80,14 @@ func TestLooked(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := clocktesting.NewFakeClock(time.Unix(0, 0))
 			s := New(c)
-			s.expected = tc.start
+			s.expected[scope] = tc.start
 			for i, l := range tc.looks {
 				uid := types.UID(string(rune('a' + i)))
-				s.Created(uid)
+				s.Created(uid, scope)
 				c.Step(l.after)
 				s.Looked(uid, l.found)
 			}
-			if diff := cmp.Diff(tc.want, s.Expected()); diff != "" {
+			if diff := cmp.Diff(tc.want, s.Expected(scope)); diff != "" {
 				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
 			}
 		})
@@ -96,11 +99,11 @@ func TestLooked(t *testing.T) {
 func TestFirstLook(t *testing.T) {
 	c := clocktesting.NewFakeClock(time.Unix(100, 0))
 	s := New(c)
-	s.expected = 4 * time.Second
+	s.expected[scope] = 4 * time.Second
 	if _, ok := s.FirstLook("x"); ok {
 		t.Fatal("an object never created here has a first look due")
 	}
-	s.Created("x")
+	s.Created("x", scope)
 	at, ok := s.FirstLook("x")
 	if !ok || !at.Equal(time.Unix(104, 0)) {
 		t.Errorf("FirstLook after a create: %v, %v; want %v, true", at, ok, time.Unix(104, 0))
@@ -122,7 +125,7 @@ func TestConverges(t *testing.T) {
 	for i := range creates {
 		uid := types.UID(rune(i))
 		createdAt := c.Now()
-		s.Created(uid)
+		s.Created(uid, scope)
 		at, _ := s.FirstLook(uid)
 		c.SetTime(at)
 		found := Created
@@ -135,7 +138,32 @@ func TestConverges(t *testing.T) {
 	if stillCreating > creates/10 {
 		t.Errorf("%d of %d first looks found the resource still creating; want at most 10 %%", stillCreating, creates)
 	}
-	if e := s.Expected(); e < takes || e > 2*takes {
+	if e := s.Expected(scope); e < takes || e > 2*takes {
 		t.Errorf("learned %v for creates of %v; want between %v and %v", e, takes, takes, 2*takes)
+	}
+}
+
+// TestScopesLearnApart: creates at one endpoint that take long (a tenant's
+// slow or lying endpoint) do not delay the first looks of another scope.
+func TestScopesLearnApart(t *testing.T) {
+	c := clocktesting.NewFakeClock(time.Unix(0, 0))
+	s := New(c)
+	const tenant = scope + " at https://tenant.example"
+	for i := range 20 {
+		uid := types.UID(rune('a' + i))
+		s.Created(uid, tenant)
+		c.Step(s.Expected(tenant))
+		s.Looked(uid, StillCreating)
+	}
+	if diff := cmp.Diff(Longest, s.Expected(tenant)); diff != "" {
+		t.Errorf("the slow scope: -want, +got:\n%s", diff)
+	}
+	if diff := cmp.Diff(Shortest, s.Expected(scope)); diff != "" {
+		t.Errorf("another scope learned from the slow one: -want, +got:\n%s", diff)
+	}
+	s.Created("z", scope)
+	at, ok := s.FirstLook("z")
+	if !ok || !at.Equal(c.Now().Add(Shortest)) {
+		t.Errorf("FirstLook in the other scope: %v, %v; want %v", at, ok, c.Now().Add(Shortest))
 	}
 }

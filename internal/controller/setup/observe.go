@@ -48,6 +48,7 @@ type observeStep[MR resource.Managed] struct {
 	answers      *readyatcreate.Answers // nil unless the kind is Ready at create
 	deferred     *pace.Deferred         // nil unless the kind's polls are paced
 	relook       *relook.Schedule       // nil unless the first look after a create is timed
+	scope        string                 // the session's Scope: whose creates teach the relook schedule
 	references   *references.Resolver
 	// policiesHonoured is true when spec.managementPolicies are honoured.
 	policiesHonoured bool
@@ -61,7 +62,7 @@ func (o *observeStep[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCr
 	if o.answers != nil {
 		o.answers.Remember(mg, c.ConnectionDetails)
 	}
-	o.relook.Created(mg.GetUID())
+	o.relook.Created(mg.GetUID(), o.scope)
 	return c, nil
 }
 

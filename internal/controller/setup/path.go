@@ -189,10 +189,10 @@ func (p *path[MR]) gate(r reconcile.Reconciler) reconcile.Reconciler {
 			if err != nil {
 				return "", "", nil, err
 			}
-			if p.kind.CreateFirst != nil && p.owners.CreatesFirst(ctx, mg, s.AccountID, s.Region) {
-				return s.AccountID, s.Region, []budget.Operation{*p.kind.CreateFirst}, nil
+			if p.kind.CreateFirst != nil && p.owners.CreatesFirst(ctx, mg, place(s)) {
+				return s.Scope(), s.Region, []budget.Operation{*p.kind.CreateFirst}, nil
 			}
-			return s.AccountID, s.Region, p.kind.ObserveCalls(mg, s), nil
+			return s.Scope(), s.Region, p.kind.ObserveCalls(mg, s), nil
 		},
 		Budgets: p.shared.Budgets, Behind: p.pollsBehind(), Relook: p.relook, Log: p.o.Logger.WithValues("controller", p.name), Deferred: p.deferred,
 	})
@@ -249,10 +249,15 @@ func (p *path[MR]) managedReconciler() reconcile.Reconciler {
 // first.
 func (p *path[MR]) external(_ MR, s *awsconfig.Session) managed.TypedExternalClient[MR] {
 	return &observeStep[MR]{
-		TypedExternalClient: ownership.Wrap(p.kindClient(s), p.owners, s.AccountID, s.Region),
-		observations:        p.observations, toCreate: p.toCreate, answers: p.answers, deferred: p.deferred, relook: p.relook,
+		TypedExternalClient: ownership.Wrap(p.kindClient(s), p.owners, place(s)),
+		observations:        p.observations, toCreate: p.toCreate, answers: p.answers, deferred: p.deferred, relook: p.relook, scope: s.Scope(),
 		references: p.resolver, policiesHonoured: p.policiesHonoured,
 	}
+}
+
+// place is where a session's calls go, as ownership tells identities apart.
+func place(s *awsconfig.Session) ownership.Place {
+	return ownership.Place{Endpoint: s.Endpoint, Account: s.AccountID, Region: s.Region}
 }
 
 // kindClient is the kind's own client, its Observe counted against the
