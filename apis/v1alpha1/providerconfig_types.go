@@ -94,6 +94,7 @@ type ProviderCredentials struct {
 }
 
 // A Tag is a session tag passed when a role is assumed.
+// +kubebuilder:validation:XValidation:rule="!self.key.lowerAscii().startsWith('crossplane-')",message="assumeRoleChain[].tags[].key: keys beginning with crossplane- are reserved for the session tags the provider sets (crossplane-namespace, see spec.namespaceSessions of a ClusterProviderConfig)",fieldPath=".key"
 type Tag struct {
 	// Key of the tag.
 	// +kubebuilder:validation:MinLength=1
@@ -179,8 +180,26 @@ type ProviderConfigSpec struct {
 
 // A ClusterProviderConfigSpec defines how the provider connects to AWS, and
 // which namespaces' managed resources may connect through it.
+// +kubebuilder:validation:XValidation:rule="!has(self.namespaceSessions) || has(self.namespaceSessions.roleARN) || (has(self.assumeRoleChain) && size(self.assumeRoleChain) > 0)",message="spec.namespaceSessions needs a role to assume per namespace: set spec.namespaceSessions.roleARN, or list that role last in spec.assumeRoleChain",fieldPath=".namespaceSessions"
+// +kubebuilder:validation:XValidation:rule="!has(self.namespaceSessions) || has(self.namespaceSessions.roleARN) || !has(self.assumeRoleChain) || size(self.assumeRoleChain) == 0 || !has(self.assumeRoleChain[size(self.assumeRoleChain) - 1].tags) || size(self.assumeRoleChain[size(self.assumeRoleChain) - 1].tags) <= 49",message="spec.assumeRoleChain: with spec.namespaceSessions the last role is assumed per namespace with the session tag crossplane-namespace, so its tags may number at most 49 (AWS allows 50 session tags)",fieldPath=".assumeRoleChain"
 type ClusterProviderConfigSpec struct {
 	ProviderConfigSpec `json:",inline"`
+
+	// NamespaceSessions, when set, makes every AWS call for a managed
+	// resource of namespace N go through a session of N's own: its last
+	// assumed role carries the session tag crossplane-namespace=N and the
+	// role session name crossplane-ns-N (hashed to AWS's 64 characters when
+	// longer), so that IAM policies can tell one namespace's calls from
+	// another's (aws:PrincipalTag/crossplane-namespace). That role is
+	// namespaceSessions.roleARN, assumed on top of the credentials and the
+	// whole assumeRoleChain, or else the last role of assumeRoleChain,
+	// assumed per namespace instead of once; its trust policy must allow
+	// sts:TagSession. Each namespace's session assumes it for an hour, once
+	// an hour per region; the roles before it are assumed once for all
+	// namespaces. Without namespaceSessions every namespace shares one
+	// session per region.
+	// +optional
+	NamespaceSessions *NamespaceSessions `json:"namespaceSessions,omitempty"`
 
 	// Namespaces whose managed resources may use this config. A namespace is
 	// admitted if it is one of names or its labels match selector. Without
@@ -190,6 +209,25 @@ type ClusterProviderConfigSpec struct {
 	// effect at each resource's next reconcile.
 	// +optional
 	Namespaces *NamespaceSelector `json:"namespaces,omitempty"`
+}
+
+// NamespaceSessions configure the per-namespace sessions of a
+// ClusterProviderConfig. An empty object ({}) assumes the last role of
+// assumeRoleChain per namespace.
+// +kubebuilder:validation:XValidation:rule="!has(self.externalID) || has(self.roleARN)",message="spec.namespaceSessions.externalID goes with spec.namespaceSessions.roleARN; the last role of assumeRoleChain has its own externalID",fieldPath=".externalID"
+type NamespaceSessions struct {
+	// RoleARN of the role each namespace's session assumes, on top of the
+	// credentials and the whole assumeRoleChain. Without it the last role of
+	// assumeRoleChain is assumed per namespace, with its own externalID and
+	// tags besides crossplane-namespace.
+	// +optional
+	// +kubebuilder:validation:Pattern=`^arn:[a-z0-9-]+:iam::\d{12}:role/[a-zA-Z_0-9+=,.@\-/]+$`
+	RoleARN *string `json:"roleARN,omitempty"`
+
+	// ExternalID the trust policy of roleARN requires.
+	// +optional
+	// +kubebuilder:validation:MaxLength=1224
+	ExternalID *string `json:"externalID,omitempty"`
 }
 
 // A NamespaceSelector names namespaces by name, by label or both: a

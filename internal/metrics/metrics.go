@@ -101,6 +101,14 @@ var (
 		Help: "Reconciles of new, changed, deleted or creating resources put off until the budgets of their AWS operations allow them or AWS is likely done, by kind.",
 	}, []string{"kind"})
 
+	// STSCalls counts the STS calls that build and refresh sessions: with
+	// per-namespace sessions, one AssumeRole per namespace, region and
+	// credential lifetime.
+	STSCalls = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "provider_aws_services_sts_calls_total",
+		Help: "STS calls made to build and refresh AWS sessions (AssumeRole, AssumeRoleWithWebIdentity, GetCallerIdentity), by operation; each retry attempt is a call.",
+	}, []string{"operation"})
+
 	// UndeclaredObserveCalls counts the AWS calls a kind's Observe made that
 	// its declaration of ObserveCalls lacks: the budgets that pace its
 	// polls do not know them. The tests require none.
@@ -111,7 +119,7 @@ var (
 )
 
 func init() {
-	ctrlmetrics.Registry.MustRegister(AWSCalls, PollInterval, Reconciles, BudgetRate, BudgetCalls, BudgetWait, DeferredPolls, DeferredChanges, UndeclaredObserveCalls)
+	ctrlmetrics.Registry.MustRegister(AWSCalls, PollInterval, Reconciles, BudgetRate, BudgetCalls, BudgetWait, DeferredPolls, DeferredChanges, STSCalls, UndeclaredObserveCalls)
 }
 
 // CountReconciles counts the reconciles of r, named controller, in

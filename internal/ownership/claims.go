@@ -48,6 +48,11 @@ const (
 	LabelClaim = "ownership.services.k8s.aws/claim"
 	// LabelHolder is the UID of the object that holds a claim.
 	LabelHolder = "ownership.services.k8s.aws/holder-uid"
+	// AnnotationHandedTo on a Retained claim hands the resource it keeps to
+	// another namespace: an admin's act, since only admins write the
+	// provider's namespace. That namespace's objects may then adopt it,
+	// whatever its owner tags say.
+	AnnotationHandedTo = "ownership.services.k8s.aws/handed-to"
 
 	annotationHolder   = "ownership.services.k8s.aws/holder"
 	annotationIdentity = "ownership.services.k8s.aws/identity"
@@ -81,6 +86,12 @@ const (
 	// it made exists; whatever appears before its next create is not its
 	// work. The object keeps its place: the claim is still its own.
 	Refused Purpose = "create-refused"
+	// Retained: the object was deleted and let its resource go (deletion
+	// policy retain, management policies without Delete). The object is
+	// gone, but its namespace keeps the resource: only an object of that
+	// namespace may take the claim, until the resource is gone from AWS or
+	// an admin deletes the claim to hand it over.
+	Retained Purpose = "retained"
 )
 
 const (
@@ -132,6 +143,9 @@ type Claim struct {
 	// Since is when the API server recorded the claim: a resource of a
 	// kind without tags created before it was not made by its holder.
 	Since time.Time
+	// HandedTo is the namespace an admin handed a Retained claim's
+	// resource to (AnnotationHandedTo); "" when none.
+	HandedTo string
 }
 
 // Claims reads and writes the ownership claims of one kind.
@@ -223,11 +237,21 @@ func (c *Claims) Get(ctx context.Context, id Identity, holder types.UID) (*Claim
 // call to the API server; false when the cache shows no claim. The cache may
 // be behind: only Take decides.
 func (c *Claims) Cached(ctx context.Context, id Identity) (types.UID, bool) {
-	l := &coordinationv1.Lease{}
-	if err := c.cached.Get(ctx, types.NamespacedName{Namespace: c.namespace, Name: claimName(id)}, l); err != nil {
+	cl, ok := c.cachedClaim(ctx, id)
+	if !ok {
 		return "", false
 	}
-	return claimOf(l).Holder, true
+	return cl.Holder, true
+}
+
+// cachedClaim returns id's claim as the cache shows it; false when it shows
+// none.
+func (c *Claims) cachedClaim(ctx context.Context, id Identity) (*Claim, bool) {
+	l := &coordinationv1.Lease{}
+	if err := c.cached.Get(ctx, types.NamespacedName{Namespace: c.namespace, Name: claimName(id)}, l); err != nil {
+		return nil, false
+	}
+	return claimOf(l), true
 }
 
 // Take claims id for holder, for purpose, unless another object holds it;
@@ -256,6 +280,9 @@ func (c *Claims) Take(ctx context.Context, id Identity, holder Owner, uid types.
 		}
 		got := claimOf(existing)
 		if got.Holder == uid {
+			return got, nil
+		}
+		if got.KeptFrom(holder.Namespace) {
 			return got, nil
 		}
 		alive, err := c.alive(ctx, got)
@@ -297,20 +324,65 @@ func (c *Claims) Release(ctx context.Context, id Identity, uid types.UID) error 
 	return c.delete(ctx, l)
 }
 
-// ReleaseAll releases every claim uid holds: its deletion finished, or it
-// let its resource go.
+// ReleaseAll releases every claim uid holds: its deletion finished.
 func (c *Claims) ReleaseAll(ctx context.Context, uid types.UID) error {
-	l := &coordinationv1.LeaseList{}
-	// From the API server: a claim taken moments ago may not be cached.
-	if err := c.live.List(ctx, l, client.InNamespace(c.namespace), client.MatchingLabels{LabelClaim: "true", LabelHolder: string(uid)}); err != nil {
-		return errors.Wrap(err, errReleaseClaim)
-	}
-	for i := range l.Items {
-		if err := c.delete(ctx, &l.Items[i]); err != nil {
+	held, err := c.heldBy(ctx, uid)
+	for i := range held {
+		if err := c.delete(ctx, &held[i]); err != nil {
 			return err
 		}
 	}
-	return nil
+	return err
+}
+
+// RetainAll keeps every claim uid holds for its namespace (Retained): it
+// is deleted, and lets its resources go. No object holds them any more
+// (their holder UID is cleared); the holder's kind, namespace and name stay,
+// for the namespace and for messages.
+func (c *Claims) RetainAll(ctx context.Context, uid types.UID) error {
+	held, err := c.heldBy(ctx, uid)
+	for i := range held {
+		l := &held[i]
+		l.Annotations[annotationPurpose] = string(Retained)
+		l.Labels[LabelHolder] = ""
+		if err := c.write.Update(ctx, l); err != nil && !kerrors.IsNotFound(err) {
+			return errors.Wrap(err, errCreateClaim)
+		}
+	}
+	return err
+}
+
+// heldBy lists the claims uid holds, from the API server: a claim taken
+// moments ago may not be cached.
+func (c *Claims) heldBy(ctx context.Context, uid types.UID) ([]coordinationv1.Lease, error) {
+	l := &coordinationv1.LeaseList{}
+	if err := c.live.List(ctx, l, client.InNamespace(c.namespace), client.MatchingLabels{LabelClaim: "true", LabelHolder: string(uid)}); err != nil {
+		return nil, errors.Wrap(err, errReleaseClaim)
+	}
+	for i := range l.Items {
+		if l.Items[i].Annotations == nil {
+			l.Items[i].Annotations = map[string]string{}
+		}
+	}
+	return l.Items, nil
+}
+
+// KeptFrom reports whether the claim keeps its resource from objects of
+// namespace: a deleted object of another namespace retained it, and no
+// admin handed it to namespace.
+func (cl *Claim) KeptFrom(namespace string) bool {
+	return cl.Purpose == Retained && cl.Owner.Namespace != namespace && !cl.HandedOverTo(namespace)
+}
+
+// HandedOverTo reports whether an admin handed the resource a Retained
+// claim keeps to namespace.
+func (cl *Claim) HandedOverTo(namespace string) bool {
+	return cl != nil && cl.Purpose == Retained && cl.HandedTo != "" && cl.HandedTo == namespace
+}
+
+// Lease names the Lease that records id's claim, for an admin to delete.
+func (c *Claims) Lease(id Identity) string {
+	return c.namespace + "/" + claimName(id)
 }
 
 // Alive reports whether the object that holds cl still exists.
@@ -376,7 +448,7 @@ func (c *Claims) lease(id Identity, holder Owner, uid types.UID, purpose Purpose
 }
 
 func claimOf(l *coordinationv1.Lease) *Claim {
-	cl := &Claim{Holder: types.UID(l.Labels[LabelHolder]), Purpose: Purpose(l.Annotations[annotationPurpose]), Since: l.CreationTimestamp.Time}
+	cl := &Claim{Holder: types.UID(l.Labels[LabelHolder]), Purpose: Purpose(l.Annotations[annotationPurpose]), Since: l.CreationTimestamp.Time, HandedTo: l.Annotations[AnnotationHandedTo]}
 	if kind, nn, ok := strings.Cut(l.Annotations[annotationHolder], " "); ok {
 		ns, name, _ := strings.Cut(nn, "/")
 		cl.Owner = Owner{Kind: kind, Namespace: ns, Name: name}

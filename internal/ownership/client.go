@@ -38,6 +38,7 @@ import (
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/sendonce"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
 )
 
@@ -87,6 +88,13 @@ type Kind[MR resource.Managed] struct {
 	// when the identity exists: a new object creates before it looks
 	// (CreatesFirst), and looks only if AWS answers that it exists.
 	CreateRefusedIfExists bool
+	// PlaceOf tells where another object's calls go, from the session its
+	// config's reconciles built, building none: false when there is none
+	// (its config is missing, does not admit its namespace or refuses it,
+	// or no object of that config and region reached AWS yet). Only an
+	// object it places where the asker calls asks first (askedFirst); nil
+	// places none.
+	PlaceOf func(ctx context.Context, mg MR) (Place, bool)
 }
 
 // CreatesFirst reports whether a reconcile of mg, whose calls go to account
@@ -188,11 +196,10 @@ func Wrap[MR resource.Managed](c managed.TypedExternalClient[MR], k *Kind[MR], a
 // manage is reported and left alone: the object's status is as before the
 // Observe, and an object being deleted is let go without deleting it.
 func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObservation, error) {
-	if !Writes(mg, c.kind.PoliciesHonoured) {
-		// Observe-only reads without owning, and claims nothing.
-		return c.TypedExternalClient.Observe(ctx, mg)
-	}
 	before := mg.DeepCopyObject().(MR) //nolint:forcetypeassert // a copy of its own type
+	if !Writes(mg, c.kind.PoliciesHonoured) {
+		return c.observeOnly(ctx, mg, before)
+	}
 	if c.kind.CreatesFirst(ctx, mg, c.at) {
 		// Nothing to look at yet: the create that follows is the look.
 		c.lookSkipped = true
@@ -234,11 +241,55 @@ func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObserv
 	}
 }
 
+// observeOnly reads without owning and claims nothing, but reads only what
+// the object could own: not a resource another object holds or its
+// namespace kept, nor one whose owner tags name another namespace. One it
+// may not read is refused, and the object shows nothing of it (status,
+// connection details).
+func (c *Client[MR]) observeOnly(ctx context.Context, mg, before MR) (managed.ExternalObservation, error) {
+	o, err := c.TypedExternalClient.Observe(ctx, mg)
+	if err != nil || !o.ResourceExists || c.kind.Identity(mg) == "" {
+		return o, err
+	}
+	// The cache's view of the claim: an observe-only poll reads no claim
+	// from the API server.
+	cl, ok := c.kind.Claims.cachedClaim(ctx, c.identity(mg))
+	if ok && cl.Holder != mg.GetUID() {
+		alive, err := c.kind.Claims.alive(ctx, cl)
+		if err != nil {
+			restore(mg, before)
+			return managed.ExternalObservation{}, err
+		}
+		if alive || cl.KeptFrom(mg.GetNamespace()) {
+			return managed.ExternalObservation{}, c.refuse(mg, before, Decision{Verdict: NotOwned, HeldBy: &cl.Owner, Retained: cl.Purpose == Retained})
+		}
+	}
+	if f := c.lastObserved(); f.Tags != nil {
+		observed, err := f.Tags.List(ctx)
+		if err != nil {
+			restore(mg, before)
+			return managed.ExternalObservation{}, err
+		}
+		if owner, ok := OwnerOf(observed); ok && owner.Namespace != mg.GetNamespace() && !cl.HandedOverTo(mg.GetNamespace()) {
+			return managed.ExternalObservation{}, c.refuse(mg, before, Decision{Verdict: NotOwned, Evidence: MakerEvidence{Tagged: true, Owner: &owner}, OtherNamespace: owner.Namespace})
+		}
+	}
+	return o, nil
+}
+
 // beforeCreate claims the identity for the create that follows an Observe that
 // found nothing, unless another object goes first.
 func (c *Client[MR]) beforeCreate(ctx context.Context, mg, before MR, o managed.ExternalObservation) (managed.ExternalObservation, error) {
 	if meta.WasDeleted(mg) || !Creates(mg, c.kind.PoliciesHonoured) {
 		return o, nil
+	}
+	// A namespace kept what it retained only while it exists: AWS shows
+	// nothing under the identity now (a look found nothing, or, creating
+	// first, the cache shows no claim at all).
+	if cl, ok := c.kind.Claims.cachedClaim(ctx, c.identity(mg)); ok && cl.Purpose == Retained && !c.lookSkipped {
+		if err := c.kind.Claims.Release(ctx, c.identity(mg), cl.Holder); err != nil {
+			return o, err
+		}
 	}
 	adoptARN, err := AdoptionARN(mg)
 	if err != nil {
@@ -253,7 +304,8 @@ func (c *Client[MR]) beforeCreate(ctx context.Context, mg, before MR, o managed.
 		return managed.ExternalObservation{}, errors.New(msg)
 	}
 	// Of objects of this cluster asking for the identity, the oldest
-	// creates it; the others wait, refused.
+	// creates it; the others wait, refused. An object that holds the claim
+	// already keeps it: the claim, which only the provider writes, decides.
 	first, err := c.askedFirst(ctx, mg)
 	if err != nil {
 		return o, err
@@ -266,10 +318,12 @@ func (c *Client[MR]) beforeCreate(ctx context.Context, mg, before MR, o managed.
 		if err != nil {
 			return o, err
 		}
-		if cl != nil && cl.Holder != mg.GetUID() {
+		switch {
+		case cl != nil && cl.Holder != mg.GetUID():
 			return managed.ExternalObservation{}, c.refuse(mg, before, Decision{Verdict: NotOwned, HeldBy: &cl.Owner})
+		case cl == nil:
+			return managed.ExternalObservation{}, c.refuse(mg, before, Decision{Verdict: NotOwned, AskedFirst: first})
 		}
-		return managed.ExternalObservation{}, c.refuse(mg, before, Decision{Verdict: NotOwned, AskedFirst: first})
 	}
 	// The first Observe that finds nothing claims the identity for the
 	// create that follows; of two objects asking at once, the API server
@@ -315,8 +369,19 @@ func (c *Client[MR]) act(ctx context.Context, mg MR, d Decision, o *managed.Exte
 // Create creates the resource under the object's claim. When AWS answers
 // that it exists already, what exists is looked at: the work of an earlier
 // create of this object whose answer was lost is taken as created; anything
-// else is refused. When AWS answers with any other error, nothing was made,
-// and the claim is let go.
+// else is refused. When AWS refuses it otherwise, nothing was made, and the
+// claim says so. When the create's outcome is unknown (a server error, no
+// answer), what exists is looked at at once (afterLostAnswer).
+//
+// The create is sent once (sendonce): the SDK's retryer sends it again only
+// when AWS certainly did nothing with it. A retry of a create that AWS had
+// made is answered "already exists" within this one call, as a create of
+// anyone's resource is: for a kind AWS cannot tag, the object's own work was
+// refused for good. Resolving such an answer by what AWS shows (made within
+// the call, holding what the create sent) would be a second rule, kind by
+// kind, beside the one every lost answer takes: a look, with this create
+// recorded, decided by the ownership rules (the owner tags, or for a kind
+// AWS cannot tag the time AWS made it).
 func (c *Client[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreation, error) {
 	if !c.claimed {
 		// Its Observe could not claim (the identity was not known yet).
@@ -328,28 +393,27 @@ func (c *Client[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreatio
 			return managed.ExternalCreation{}, errors.New(Decision{Verdict: NotOwned, HeldBy: held}.Message(c.kind.Terms, c.kind.Identity(mg)))
 		}
 	}
-	created, err := c.TypedExternalClient.Create(ctx, mg)
+	created, err := c.TypedExternalClient.Create(sendonce.Creating(ctx), mg)
 	if err == nil {
 		return created, nil
 	}
-	if !awserrors.IsAlreadyExists(err, c.kind.AlreadyExists...) {
-		if awserrors.Answered(err) && !c.kind.Tagged {
-			// AWS refused the create: what may appear under this
-			// identity before the next create is not this object's
-			// work. (For a kind AWS tags, the owner tags tell that.)
-			if rerr := c.kind.Claims.Repurpose(ctx, c.identity(mg), mg.GetUID(), Refused); rerr != nil {
-				return created, errors.Wrap(err, rerr.Error())
-			}
-		}
-		return created, err
+	switch {
+	case awserrors.IsAlreadyExists(err, c.kind.AlreadyExists...):
+	case awserrors.Answered(err):
+		// AWS refused the create: what may appear under this identity
+		// before the next create is not this object's work.
+		return created, c.madeNothing(ctx, mg, err)
+	default:
+		return c.afterLostAnswer(ctx, mg, err)
 	}
 	id, w := c.kind.Identity(mg), c.kind.Terms
 	if c.lookSkipped {
-		// This create stood for the look, and the object had made or
-		// tried no create before it: what exists was there before it,
-		// and is not its work. The claim says so before anything else
-		// can fail, so that no later reconcile takes what exists for the
-		// work of the create this object has now recorded.
+		// This create stood for the look, the object had made or tried
+		// no create before it, and it was sent once: what exists was
+		// there before it, and is not its work. The claim says so
+		// before anything else can fail, so that no later reconcile
+		// takes what exists for the work of the create this object has
+		// now recorded.
 		if err := c.kind.Claims.Repurpose(ctx, c.identity(mg), mg.GetUID(), Refused); err != nil {
 			return managed.ExternalCreation{}, err
 		}
@@ -387,6 +451,60 @@ func (c *Client[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreatio
 	return managed.ExternalCreation{}, errors.New(d.Message(w, id))
 }
 
+// afterLostAnswer looks at once for what a create whose outcome is unknown
+// made: AWS failed (a server error, which AWS can send after the work) or
+// no answer came (a broken connection, a timeout). What it finds is decided
+// as the work of this create, which the object recorded (create-pending):
+// owned, and taken as created, when the ownership rules say so (the owner
+// tags name the object, or for a kind AWS cannot tag, AWS made it after the
+// claim); refused otherwise. When it finds nothing after a server error, AWS
+// made nothing that shows, and the claim says so, as for a refusal. When it
+// finds nothing after no answer, or cannot look, the create's error stands
+// and the claim stays: AWS may still be at work, and the next reconcile
+// looks.
+func (c *Client[MR]) afterLostAnswer(ctx context.Context, mg MR, createErr error) (managed.ExternalCreation, error) {
+	probe := mg.DeepCopyObject().(MR) //nolint:forcetypeassert // a copy of its own type
+	o, err := c.TypedExternalClient.Observe(ctx, probe)
+	switch {
+	case err != nil:
+		return managed.ExternalCreation{}, createErr
+	case !o.ResourceExists && awserrors.ServerFailed(createErr):
+		return managed.ExternalCreation{}, c.madeNothing(ctx, mg, createErr)
+	case !o.ResourceExists:
+		return managed.ExternalCreation{}, createErr
+	}
+	d, err := c.decide(ctx, mg)
+	if err != nil {
+		return managed.ExternalCreation{}, errors.Wrap(createErr, err.Error())
+	}
+	if d.Verdict == Owned {
+		// Its answer was lost: the object shows what the look found, as
+		// an Observe would.
+		restore(mg, probe)
+		return managed.ExternalCreation{ConnectionDetails: o.ConnectionDetails}, nil
+	}
+	if d.Holds {
+		if err := c.kind.Claims.Release(ctx, c.identity(mg), mg.GetUID()); err != nil {
+			return managed.ExternalCreation{}, err
+		}
+	}
+	return managed.ExternalCreation{}, errors.New(d.Message(c.kind.Terms, c.kind.Identity(mg)))
+}
+
+// madeNothing records in the claim of a kind AWS cannot tag that its create
+// made nothing, so that what appears under the identity before the next
+// create is not taken for its work; the owner tags tell that of a kind AWS
+// tags. It returns createErr.
+func (c *Client[MR]) madeNothing(ctx context.Context, mg MR, createErr error) error {
+	if c.kind.Tagged {
+		return createErr
+	}
+	if err := c.kind.Claims.Repurpose(ctx, c.identity(mg), mg.GetUID(), Refused); err != nil {
+		return errors.Wrap(createErr, err.Error())
+	}
+	return createErr
+}
+
 // Update marks an adopted resource as this object's, then makes it match the
 // spec.
 func (c *Client[MR]) Update(ctx context.Context, mg MR) (managed.ExternalUpdate, error) {
@@ -402,6 +520,9 @@ func (c *Client[MR]) Update(ctx context.Context, mg MR) (managed.ExternalUpdate,
 // manage the resource.
 func (c *Client[MR]) refuse(mg, before MR, d Decision) error {
 	restore(mg, before)
+	if d.Retained {
+		d.Lease = c.kind.Claims.Lease(c.identity(mg))
+	}
 	msg := d.Message(c.kind.Terms, c.kind.Identity(mg))
 	mg.SetConditions(xpv2.Condition{Type: xpv2.TypeReady, Status: corev1.ConditionFalse, Reason: ReasonNotOwned, Message: msg, LastTransitionTime: metav1.Now()})
 	return errors.New(msg)
@@ -460,10 +581,13 @@ func (k *Kind[MR]) identityIn(mg MR, at Place) Identity {
 }
 
 // askedFirst returns the oldest object of the cluster, older than mg, that asks to create
-// the same identity and is neither refused nor being deleted: it creates,
-// and mg waits. The order is the API server's creation stamps (no tenant
-// sets them), read from the cache's index, with no call to the API server;
-// the claim stays what decides ownership.
+// the same identity where mg would and is neither refused, being deleted
+// nor paused: it creates, and mg waits. The order is the API server's creation stamps (no
+// tenant sets them), read from the cache's index, with no call to the API
+// server; the claim stays what decides ownership. Where another object
+// calls comes from the session its config's reconciles built (PlaceOf),
+// never from its status, which its namespace may write: an object whose
+// config is missing or refuses it holds no name.
 func (c *Client[MR]) askedFirst(ctx context.Context, mg MR) (*Owner, error) {
 	others, err := c.othersAskingFor(ctx, mg)
 	if err != nil {
@@ -472,7 +596,9 @@ func (c *Client[MR]) askedFirst(ctx context.Context, mg MR) (*Owner, error) {
 	var oldest MR
 	found := false
 	for _, other := range others {
-		if meta.WasDeleted(other) || other.GetCondition(xpv2.TypeReady).Reason == ReasonNotOwned || c.elsewhere(other) || !olderThan(other, mg) {
+		// A refusal in the other's status is trusted, although its
+		// namespace may write it: it gives up that object's own turn only.
+		if meta.WasDeleted(other) || meta.IsPaused(other) || other.GetCondition(xpv2.TypeReady).Reason == ReasonNotOwned || !olderThan(other, mg) || !c.asksHere(ctx, other) {
 			continue
 		}
 		if !found || olderThan(other, oldest) {
@@ -523,15 +649,14 @@ func olderThan(a, b metav1.Object) bool {
 	return a.GetNamespace()+"/"+a.GetName() < b.GetNamespace()+"/"+b.GetName()
 }
 
-// elsewhere reports whether other is known to work in another account or
-// region than this client, and so asks for another resource.
-func (c *Client[MR]) elsewhere(other MR) bool {
-	md := c.kind.Metadata(other)
-	if md == nil {
+// asksHere reports whether other's calls go where this client's do, so that
+// it asks for the same resource.
+func (c *Client[MR]) asksHere(ctx context.Context, other MR) bool {
+	if c.kind.PlaceOf == nil {
 		return false
 	}
-	return (md.OwnerAccountID != "" && c.at.Account != "" && md.OwnerAccountID != c.at.Account) ||
-		(md.Region != "" && c.at.Region != "" && md.Region != c.at.Region)
+	at, ok := c.kind.PlaceOf(ctx, other)
+	return ok && c.kind.identityIn(other, at) == c.identity(other)
 }
 
 type holdsKey struct{}
@@ -572,7 +697,8 @@ func (c *Client[MR]) decide(ctx context.Context, mg MR) (Decision, error) {
 			return Decision{}, err
 		}
 	}
-	if cl != nil && cl.Holder != mg.GetUID() {
+	handedOver := cl.HandedOverTo(mg.GetNamespace())
+	if cl != nil && cl.Holder != mg.GetUID() && !cl.KeptFrom(mg.GetNamespace()) {
 		alive, err := c.kind.Claims.alive(ctx, cl)
 		if err != nil {
 			return Decision{}, err
@@ -592,9 +718,9 @@ func (c *Client[MR]) decide(ctx context.Context, mg MR) (Decision, error) {
 	}
 	f := Facts{
 		Self: OwnerFor(c.kind.GroupKind, mg), Claim: cl, SaysItOwns: SaysItOwns(mg, c.kind.Metadata(mg)),
-		Adopt: WantsToAdopt(mg), AdoptARN: adoptARN,
+		Adopt: WantsToAdopt(mg), AdoptARN: adoptARN, HandedOver: handedOver,
 		CreateSucceeded: meta.GetExternalCreateSucceeded(mg), Created: c.lastObserved().Created,
-		CreateAttempted: !meta.GetExternalCreatePending(mg).IsZero(),
+		CreateAttempted: !meta.GetExternalCreatePending(mg).IsZero(), CreateEnded: LastCreateFailed(mg),
 	}
 	if cl == nil && f.SaysItOwns {
 		era := c.kind.Claims.Era(ctx)

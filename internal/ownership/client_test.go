@@ -39,6 +39,7 @@ import (
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/sendonce"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
 )
 
@@ -55,6 +56,12 @@ type awsStream struct {
 	untagged bool
 	// observeErr is Observe's answer when set.
 	observeErr error
+	// sentOnce records, for each create, whether its calls were to be sent
+	// once (sendonce).
+	sentOnce []bool
+	// makes makes the create make the resource before it answers
+	// createErr, owner tags included for mg (when tagged).
+	makes *v1alpha1.DeliveryStream
 }
 
 func (a *awsStream) Observe(_ context.Context, mg *v1alpha1.DeliveryStream) (managed.ExternalObservation, error) {
@@ -71,8 +78,15 @@ func (a *awsStream) Observe(_ context.Context, mg *v1alpha1.DeliveryStream) (man
 	return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, nil
 }
 
-func (a *awsStream) Create(context.Context, *v1alpha1.DeliveryStream) (managed.ExternalCreation, error) {
+func (a *awsStream) Create(ctx context.Context, _ *v1alpha1.DeliveryStream) (managed.ExternalCreation, error) {
 	a.calls = append(a.calls, "Create")
+	a.sentOnce = append(a.sentOnce, sendonce.IsCreating(ctx))
+	if a.makes != nil {
+		a.exists, a.created = true, time.Now()
+		if !a.untagged {
+			a.tags = OwnerTags(streamKind, a.makes)
+		}
+	}
 	return managed.ExternalCreation{}, a.createErr
 }
 
@@ -139,6 +153,30 @@ func cluster(t *testing.T, objs ...client.Object) (client.Client, *Kind[*v1alpha
 		Objects:          kube,
 		New:              newStream,
 		PoliciesHonoured: true,
+		PlaceOf:          placeOf,
+	}
+}
+
+// placeOf places an object by its provider config's name: "missing" has no
+// session (a config that does not exist or refuses it), "tenant-endpoint"
+// calls an endpoint of its own, every other calls where ordersID is.
+func placeOf(_ context.Context, mg *v1alpha1.DeliveryStream) (Place, bool) {
+	aws := Place{Account: ordersID.Account, Region: ordersID.Region}
+	if ref := mg.GetProviderConfigReference(); ref != nil {
+		switch ref.Name {
+		case "missing":
+			return Place{}, false
+		case "tenant-endpoint":
+			aws.Endpoint = "https://tenant.example"
+		}
+	}
+	return aws, true
+}
+
+// configured sets the object's provider config.
+func configured(name string) func(*v1alpha1.DeliveryStream) {
+	return func(mg *v1alpha1.DeliveryStream) {
+		mg.SetProviderConfigReference(&xpv2.ProviderConfigReference{Kind: "ProviderConfig", Name: name})
 	}
 }
 
@@ -257,6 +295,31 @@ func TestClientObserve(t *testing.T) {
 			})},
 			want: want{holder: "uid-team-b-orders", calls: []string{"Observe"}},
 		},
+		"NothingYetAskedForFirstThroughAMissingConfig": {
+			reason: "An older object whose config is missing or refuses it never reaches AWS, and holds no name.",
+			self:   named("team-b", "orders", createdAt(t0.Add(time.Hour))), aws: &awsStream{},
+			objects: []client.Object{named("team-a", "orders", createdAt(t0), configured("missing"))},
+			want:    want{holder: "uid-team-b-orders", calls: []string{"Observe"}},
+		},
+		"NothingYetAskedForFirstAtAnotherEndpoint": {
+			reason: "An older object whose config calls an endpoint of its own asks for another resource, whatever account that endpoint answers.",
+			self:   named("team-b", "orders", createdAt(t0.Add(time.Hour))), aws: &awsStream{},
+			objects: []client.Object{named("team-a", "orders", createdAt(t0), configured("tenant-endpoint"))},
+			want:    want{holder: "uid-team-b-orders", calls: []string{"Observe"}},
+		},
+		"NothingYetAskedForFirstByAPausedObject": {
+			reason: "An older object that is paused makes no call, and holds no name.",
+			self:   named("team-b", "orders", createdAt(t0.Add(time.Hour))), aws: &awsStream{},
+			objects: []client.Object{named("team-a", "orders", createdAt(t0), func(mg *v1alpha1.DeliveryStream) {
+				meta.AddAnnotations(mg, map[string]string{meta.AnnotationKeyReconciliationPaused: "true"})
+			})},
+			want: want{holder: "uid-team-b-orders", calls: []string{"Observe"}},
+		},
+		"NothingYetHeldByItselfAskedForFirstByAnother": {
+			reason: "An object that holds the claim keeps it against an older object asking: the claim, which only the provider writes, decides.",
+			self:   named("team-b", "orders", createdAt(t0.Add(time.Hour))), objects: []client.Object{teamA}, claimedBy: named("team-b", "orders", createdAt(t0.Add(time.Hour))), purpose: ToCreate, aws: &awsStream{},
+			want: want{holder: "uid-team-b-orders", calls: []string{"Observe"}},
+		},
 		"NothingYetHeldByAnother": {
 			reason: "Another object holds the identity: refused before any create, naming it.",
 			self:   named("team-b", "orders", createdAt(t0.Add(-time.Hour))), objects: []client.Object{teamA}, claimedBy: teamA, purpose: ToCreate, aws: &awsStream{},
@@ -271,6 +334,53 @@ func TestClientObserve(t *testing.T) {
 			reason: "Observe-only objects read without owning.",
 			self:   named("team-b", "orders", observeOnly), aws: &awsStream{},
 			want: want{calls: []string{"Observe"}},
+		},
+		"ObserveOnlyOfAHeldResource": {
+			reason: "Observe-only reads only what it could own: not a resource another object holds; it shows nothing of it.",
+			self:   named("team-b", "orders", observeOnly), objects: []client.Object{teamA}, claimedBy: teamA, purpose: ToCreate,
+			aws:  &awsStream{exists: true, tags: tagsOf(teamA)},
+			want: want{err: "belongs to team-a/orders of this cluster", holder: "uid-team-a-orders", calls: []string{"Observe"}, notOwned: true},
+		},
+		"ObserveOnlyTaggedForAnotherNamespace": {
+			reason: "Observe-only reads nothing whose owner tags name another namespace, its object gone or not.",
+			self:   named("team-b", "orders", observeOnly),
+			aws:    &awsStream{exists: true, tags: tagsOf(teamA)},
+			want:   want{err: "tagged for namespace team-a", calls: []string{"Observe", "ListTags"}, notOwned: true},
+		},
+		"ObserveOnlyTaggedForItsNamespace": {
+			reason: "Observe-only reads what a gone object of its own namespace made.",
+			self:   named("team-b", "orders-reader", observeOnly),
+			aws:    &awsStream{exists: true, tags: tagsOf(named("team-b", "orders"))},
+			want:   want{exists: true, calls: []string{"Observe", "ListTags"}},
+		},
+		"ObserveOnlyMadeOutside": {
+			reason: "Observe-only reads what no object of the cluster made or holds.",
+			self:   named("team-b", "orders", observeOnly),
+			aws:    &awsStream{exists: true, tags: map[string]string{}},
+			want:   want{exists: true, calls: []string{"Observe", "ListTags"}},
+		},
+		"RetainedByAnotherNamespace": {
+			reason: "What a gone object of another namespace retained stays its namespace's: no adoption from here, and the message names the claim an admin removes to hand it over.",
+			self:   named("team-b", "orders", adopting), claimedBy: teamA, purpose: Retained,
+			aws:  &awsStream{exists: true, tags: tagsOf(teamA)},
+			want: want{err: "was kept on AWS for its namespace by team-a/orders", holder: "uid-team-a-orders", calls: []string{"Observe"}, notOwned: true},
+		},
+		"RetainedAdoptedByItsNamespace": {
+			reason: "What a gone object retained, an object of its namespace may adopt.",
+			self:   named("team-a", "orders-v2", adopting), claimedBy: teamA, purpose: Retained,
+			aws:  &awsStream{exists: true, tags: tagsOf(teamA)},
+			want: want{exists: true, holder: "uid-team-a-orders-v2", calls: []string{"Observe", "ListTags"}},
+		},
+		"RetainedButGoneFromAWS": {
+			reason: "A namespace keeps what it retained only while AWS has it: once gone, anyone may create the name.",
+			self:   named("team-b", "orders"), claimedBy: teamA, purpose: Retained, aws: &awsStream{},
+			want: want{holder: "uid-team-b-orders", calls: []string{"Observe"}},
+		},
+		"AdoptionOfWhatAnotherNamespaceMade": {
+			reason: "A resource whose owner tags name another namespace, whose object is gone, is not adopted from this one.",
+			self:   named("team-b", "orders", adopting),
+			aws:    &awsStream{exists: true, tags: tagsOf(teamA)},
+			want:   want{err: "tagged for namespace team-a", calls: []string{"Observe", "ListTags"}, notOwned: true},
 		},
 		"ForgedRecord": {
 			reason: "A create-succeeded record its tenant wrote does not take what another object holds.",
@@ -405,17 +515,22 @@ func TestClientCreate(t *testing.T) {
 			aws:    &awsStream{}, holder: "uid-team-b-orders", purpose: ToCreate,
 		},
 		"RefusedByAWS": {
-			reason: "A create AWS answered with an error made nothing: the claim says so, so that nothing appearing before the next create is taken for its work.",
-			aws:    &awsStream{createErr: answered(http.StatusInternalServerError)}, wantErr: "ServiceUnavailableException",
+			reason: "A create AWS refused made nothing: the claim says so, so that nothing appearing before the next create is taken for its work.",
+			aws:    &awsStream{createErr: answered(http.StatusBadRequest)}, wantErr: "ServiceUnavailableException",
 			holder: "uid-team-b-orders", purpose: Refused,
 		},
 		"RefusedByAWSTagged": {
 			reason: "For a kind AWS tags, the owner tags tell its work from anyone's: the claim stays as it was.",
-			tagged: true, aws: &awsStream{createErr: answered(http.StatusInternalServerError)}, wantErr: "ServiceUnavailableException",
+			tagged: true, aws: &awsStream{createErr: answered(http.StatusBadRequest)}, wantErr: "ServiceUnavailableException",
 			holder: "uid-team-b-orders", purpose: ToCreate,
 		},
+		"ServerErrorNothingShows": {
+			reason: "AWS failed, and the look that follows at once finds nothing: nothing was made, and the claim says so.",
+			aws:    &awsStream{createErr: answered(http.StatusInternalServerError)}, wantErr: "ServiceUnavailableException",
+			holder: "uid-team-b-orders", purpose: Refused,
+		},
 		"AnswerLost": {
-			reason: "A create whose answer was lost may have made the resource: the claim is kept.",
+			reason: "A create whose answer was lost may have made the resource, which AWS may not show yet: the claim is kept.",
 			aws:    &awsStream{createErr: errors.New("connection reset by peer")}, wantErr: "connection reset", holder: "uid-team-b-orders", purpose: ToCreate,
 		},
 		"HeldByAGoneObject": {
@@ -598,5 +713,124 @@ func TestClientCreateFirstRefusedThenLookFails(t *testing.T) {
 	}
 	if got := holder(t, kube); got != "" {
 		t.Errorf("claim held by %q after the refusal, want none", got)
+	}
+}
+
+// TestClientCreateAnswerLost: a new object creates without a look first, and
+// its create's outcome is unknown: AWS failed (a server error, which it can
+// send after the work) or no answer came. The create is sent once, so no
+// retry of it is answered "already exists" inside the call: the create looks
+// at once, and takes what its own create made as created, for a kind AWS
+// tags and one it cannot tag. When the look finds nothing after a server
+// error, nothing was made: what appears later is not the object's. When it
+// finds nothing after no answer, AWS may still be at work: the next
+// reconcile, which crossplane-runtime makes with the create recorded as
+// pending and failed, takes what shows then. A create AWS refused
+// (throttled) made nothing, and is not looked after.
+func TestClientCreateAnswerLost(t *testing.T) {
+	reset := errors.New("read tcp 127.0.0.1:4566: connection reset by peer")
+	type want struct {
+		createErr string
+		calls     []string // of the create
+		sentOnce  []bool
+		purpose   Purpose // of the claim after the create
+		err       string  // of the next reconcile's Observe; "" for none
+		exists    bool
+		holder    string
+	}
+	cases := map[string]struct {
+		reason    string
+		tagged    bool
+		createErr error
+		// made is true when the create made the resource; shows when AWS
+		// shows it only to the next reconcile.
+		made, shows bool
+		want        want
+	}{
+		"ServerErrorAfterTheWorkUntagged": {
+			reason:    "A kind AWS cannot tag: made after the claim, with its create pending: taken as created at once.",
+			createErr: answered(http.StatusInternalServerError), made: true,
+			want: want{calls: []string{"Create", "Observe"}, sentOnce: []bool{true}, purpose: ToCreate, exists: true, holder: "uid-team-b-orders"},
+		},
+		"ConnectionResetAfterTheWorkUntagged": {
+			reason:    "No answer at all: the same.",
+			createErr: reset, made: true,
+			want: want{calls: []string{"Create", "Observe"}, sentOnce: []bool{true}, purpose: ToCreate, exists: true, holder: "uid-team-b-orders"},
+		},
+		"ServerErrorAfterTheWorkTagged": {
+			reason:    "A kind AWS tags: the owner tags its create put name its UID.",
+			tagged:    true,
+			createErr: answered(http.StatusInternalServerError), made: true,
+			want: want{calls: []string{"Create", "Observe", "ListTags"}, sentOnce: []bool{true}, purpose: ToCreate, exists: true, holder: "uid-team-b-orders"},
+		},
+		"ServerErrorNothingMadeUntagged": {
+			reason:    "AWS failed and nothing shows: what someone makes afterwards is not the object's, and the claim is let go.",
+			createErr: answered(http.StatusInternalServerError), shows: true,
+			want: want{
+				createErr: "ServiceUnavailableException", calls: []string{"Create", "Observe"}, sentOnce: []bool{true}, purpose: Refused,
+				err: "made outside this cluster",
+			},
+		},
+		"ConnectionResetNotShownYetUntagged": {
+			reason:    "No answer, and AWS does not show the create's work yet: the next reconcile, with the create recorded, takes it.",
+			createErr: reset, shows: true,
+			want: want{
+				createErr: "connection reset", calls: []string{"Create", "Observe"}, sentOnce: []bool{true}, purpose: ToCreate,
+				exists: true, holder: "uid-team-b-orders",
+			},
+		},
+		"ThrottledUntagged": {
+			reason:    "AWS refused the create and made nothing: no look; what appeared after it is not the object's, and the claim is let go.",
+			createErr: answered(http.StatusTooManyRequests), shows: true,
+			want: want{
+				createErr: "ServiceUnavailableException", calls: []string{"Create"}, sentOnce: []bool{true}, purpose: Refused,
+				err: "made outside this cluster",
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			kube, k := cluster(t)
+			k.CreateRefusedIfExists, k.Tagged = true, tc.tagged
+			aws := &awsStream{untagged: !tc.tagged, tags: map[string]string{}, createErr: tc.createErr}
+			ctx := context.Background()
+			mg := named("team-b", "orders")
+			if tc.made {
+				aws.makes = mg
+			}
+			c := Wrap(managed.TypedExternalClient[*v1alpha1.DeliveryStream](aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
+			if _, err := c.Observe(ctx, mg); err != nil {
+				t.Fatal(err)
+			}
+			// As crossplane-runtime records before a create.
+			meta.SetExternalCreatePending(mg, time.Now())
+			_, err := c.Create(ctx, mg)
+			got := want{calls: aws.calls, sentOnce: aws.sentOnce, purpose: purposeOf(t, kube)}
+			if err != nil {
+				got.createErr = tc.want.createErr
+				if !strings.Contains(err.Error(), tc.want.createErr) || tc.want.createErr == "" {
+					got.createErr = err.Error()
+				}
+				// As crossplane-runtime records after a create that failed.
+				meta.SetExternalCreateFailed(mg, time.Now())
+			}
+			if tc.shows {
+				// What AWS shows now: the create's work, or, after a
+				// create that made nothing, what someone else made since.
+				aws.exists, aws.created = true, time.Now()
+			}
+			c = Wrap(managed.TypedExternalClient[*v1alpha1.DeliveryStream](aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
+			o, err := c.Observe(ctx, mg)
+			got.exists, got.holder = o.ResourceExists, holder(t, kube)
+			if err != nil {
+				got.err = tc.want.err
+				if !strings.Contains(err.Error(), tc.want.err) || tc.want.err == "" {
+					got.err = err.Error()
+				}
+			}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
+			}
+		})
 	}
 }

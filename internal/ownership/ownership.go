@@ -189,7 +189,8 @@ type MakerEvidence struct {
 // madeBy reports whether the evidence shows that self's create, made under
 // a claim taken at since, made the resource: its owner tags name self's UID,
 // or, for a kind AWS cannot tag, AWS made it after the claim (and, once the
-// create was recorded at created, not after that).
+// create was recorded as ended at created, succeeded or failed, not after
+// that).
 func (ev MakerEvidence) madeBy(self Owner, since, created time.Time, attempted bool) bool {
 	if ev.Tagged {
 		return ev.taggedBy(self)
@@ -254,6 +255,14 @@ type Decision struct {
 	// AdoptARN is the ARN an adoption asked for, when AWS has another
 	// resource under the identity.
 	AdoptARN string
+	// Retained is true when HeldBy is a deleted object of another
+	// namespace that let the resource go; Lease names its claim, which an
+	// admin deletes to hand the resource over.
+	Retained bool
+	Lease    string
+	// OtherNamespace is the namespace the resource's owner tags name, when
+	// an adoption from another namespace is refused.
+	OtherNamespace string
 }
 
 // Facts are what a decision is made from.
@@ -276,11 +285,40 @@ type Facts struct {
 	// when AWS made what the Observe found (zero when AWS does not say): a
 	// resource made well after the record was made again by someone else.
 	CreateSucceeded, Created time.Time
+	// HandedOver is true when an admin handed the resource, kept by
+	// another namespace, to the object's namespace (AnnotationHandedTo):
+	// its owner tags' namespace does not keep the object from adopting it.
+	HandedOver bool
 	// CreateAttempted is true when the object recorded that it was about
 	// to create (crossplane-runtime's create-pending): beside a claim it
 	// holds, what lets a kind AWS cannot tag take what exists for its
 	// create's work.
 	CreateAttempted bool
+	// CreateEnded is when the object's last create ended in failure
+	// (LastCreateFailed): one whose answer was lost may have made the
+	// resource, but not well after it ended.
+	CreateEnded time.Time
+}
+
+// LastCreateFailed returns when mg's last create failed, by
+// crossplane-runtime's records: its create-failed, unless a create recorded
+// since (create-pending) may be under way; zero when none failed.
+func LastCreateFailed(mg resource.Managed) time.Time {
+	failed := meta.GetExternalCreateFailed(mg)
+	if failed.IsZero() || meta.GetExternalCreatePending(mg).After(failed) {
+		return time.Time{}
+	}
+	return failed
+}
+
+// createEnded is when the object's last create ended, by its records: AWS
+// made that create's work no later (give or take ClockSkew). Zero when no
+// record says.
+func (f Facts) createEnded() time.Time {
+	if f.CreateEnded.After(f.CreateSucceeded) {
+		return f.CreateEnded
+	}
+	return f.CreateSucceeded
 }
 
 // remade reports whether AWS made the resource well after the object
@@ -293,7 +331,7 @@ func (f Facts) remade() bool {
 // its identity; evidence reads what AWS shows of it, only when needed.
 func Decide(f Facts, evidence func() (MakerEvidence, error)) (Decision, error) {
 	if f.Claim != nil && f.Claim.Holder != f.Self.UID {
-		return Decision{Verdict: NotOwned, HeldBy: &f.Claim.Owner}, nil
+		return Decision{Verdict: NotOwned, HeldBy: &f.Claim.Owner, Retained: f.Claim.Purpose == Retained}, nil
 	}
 	holds := f.Claim != nil
 	if holds && f.ownedByClaim() {
@@ -307,6 +345,10 @@ func Decide(f Facts, evidence func() (MakerEvidence, error)) (Decision, error) {
 		return Decision{Verdict: v, Evidence: ev, Holds: holds}, nil
 	}
 	switch {
+	case f.Adopt && !ev.InCluster && ev.Owner != nil && ev.Owner.Namespace != f.Self.Namespace && !f.HandedOver:
+		// Tagged for another namespace, whose object is gone: a
+		// namespace never takes what another made or kept.
+		return Decision{Verdict: NotOwned, Evidence: ev, Holds: holds, OtherNamespace: ev.Owner.Namespace}, nil
 	case f.Adopt && !ev.InCluster && f.AdoptARN != "" && f.AdoptARN != ev.ARN:
 		return Decision{Verdict: NotOwned, Evidence: ev, Holds: holds, AdoptARN: f.AdoptARN}, nil
 	case f.Adopt && !ev.InCluster:
@@ -337,7 +379,7 @@ func (f Facts) ownWork(ev MakerEvidence) (Verdict, bool) {
 	if f.Claim != nil {
 		attempted := f.CreateAttempted || !f.CreateSucceeded.IsZero()
 		// Its own create's work, whose answer was lost.
-		return Owned, f.Claim.Purpose == ToCreate && ev.madeBy(f.Self, f.Claim.Since, f.CreateSucceeded, attempted)
+		return Owned, f.Claim.Purpose == ToCreate && ev.madeBy(f.Self, f.Claim.Since, f.createEnded(), attempted)
 	}
 	switch {
 	case ev.taggedBy(f.Self):
@@ -368,6 +410,12 @@ func (d Decision) Message(w MessageTerms, identity string) string {
 	case d.AdoptARN != "":
 		return fmt.Sprintf("the adoption asks for %s (annotation %s), but the %s %q (%s) in this object's account and region is %s; this object does not manage it: set the ARN of that resource, or choose the %s of the resource it names",
 			d.AdoptARN, AnnotationAdoptionFields, w.Noun, identity, w.Field, d.Evidence.ARN, w.Field)
+	case d.Retained:
+		return fmt.Sprintf("%s %q (%s) was kept on AWS for its namespace by %s of this cluster, which let it go when it was removed; this object does not manage it and cannot adopt it: choose %s. An admin hands it over to another namespace by annotating the claim, the Lease %s, with %s: <namespace>",
+			w.Noun, identity, w.Field, d.HeldBy, w.Another, d.Lease, AnnotationHandedTo)
+	case d.OtherNamespace != "":
+		return fmt.Sprintf("%s, tagged for namespace %s (its crossplane-namespace tag); this object does not manage it, and an object of another namespace cannot adopt it: choose %s. An admin of the AWS account hands it over by setting that tag to this object's namespace",
+			found, d.OtherNamespace, w.Another)
 	case d.AskedFirst != nil:
 		return fmt.Sprintf("%s %q (%s) was asked for first by %s of this cluster; this object does not manage it and cannot adopt it while that object asks for it: choose %s",
 			w.Noun, identity, w.Field, d.AskedFirst, w.Another)
@@ -381,10 +429,10 @@ func (d Decision) Message(w MessageTerms, identity string) string {
 		return fmt.Sprintf("%s, created by %s (its crossplane-namespace and crossplane-name tags), which exists in this cluster; this object does not manage it and cannot adopt it while that object exists: choose %s",
 			found, by, w.Another)
 	case by != nil:
-		return fmt.Sprintf("%s, created by %s of another cluster or by an earlier object of that name (its crossplane-namespace, crossplane-name and crossplane-uid tags); this object does not manage it: choose %s, or adopt it with the annotation %s=%s if no other object manages it",
+		return fmt.Sprintf("%s, created by %s of another cluster or by an earlier object of that name (its crossplane-namespace, crossplane-name and crossplane-uid tags); this object does not manage it: choose %s. Whoever runs that cluster, or an admin of the AWS account, can tell whether it is still managed; only then adopt it (annotation %s=%s)",
 			found, by, w.Another, AnnotationAdoptionPolicy, AdoptionPolicyAdopt)
 	default:
-		return fmt.Sprintf("%s, made outside this cluster or by an object that is gone; this object does not manage it: choose %s, or adopt it with the annotation %s=%s if no other object manages it",
+		return fmt.Sprintf("%s, made outside this cluster or by an object that is gone; this object does not manage it: choose %s. An admin of the AWS account can tell whose it is; only once they hand it over, adopt it (annotation %s=%s)",
 			found, w.Another, AnnotationAdoptionPolicy, AdoptionPolicyAdopt)
 	}
 }

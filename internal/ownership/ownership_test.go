@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -151,6 +152,30 @@ func TestDecide(t *testing.T) {
 			reason: "A kind AWS cannot tag, made well before the claim: someone else's.",
 			f:      Facts{Self: ownerB, Claim: mine(ToCreate), CreateAttempted: true}, evidence: MakerEvidence{Created: t0},
 			want: want{d: Decision{Verdict: NotOwned, Holds: true, Evidence: MakerEvidence{Created: t0}}, evidence: true},
+		},
+		"UntaggedLostAnswer": {
+			reason: "A kind AWS cannot tag whose create failed with no answer of AWS's doing nothing (a server error, a reset): made after the claim and before the failure, its create's work.",
+			f:      Facts{Self: ownerB, Claim: mine(ToCreate), CreateAttempted: true, CreateEnded: claimedAt.Add(time.Second)}, evidence: MakerEvidence{Created: claimedAt.Add(time.Second)},
+			want: want{d: Decision{Verdict: Owned, Holds: true, Evidence: MakerEvidence{Created: claimedAt.Add(time.Second)}}, evidence: true},
+		},
+		"UntaggedLostAnswerMadeBeforeTheClaim": {
+			reason: "A kind AWS cannot tag whose create's answer was lost, made well before the claim: someone else's, as if the create had been answered that it exists.",
+			f:      Facts{Self: ownerB, Claim: mine(ToCreate), CreateAttempted: true, CreateEnded: claimedAt.Add(time.Second)}, evidence: MakerEvidence{Created: t0},
+			want: want{d: Decision{Verdict: NotOwned, Holds: true, Evidence: MakerEvidence{Created: t0}}, evidence: true},
+		},
+		"UntaggedMadeWellAfterTheCreateFailed": {
+			reason: "A kind AWS cannot tag, made well after its create failed: not that create's work, whatever its answer was.",
+			f:      Facts{Self: ownerB, Claim: mine(ToCreate), CreateAttempted: true, CreateEnded: claimedAt.Add(time.Second)}, evidence: MakerEvidence{Created: claimedAt.Add(time.Hour)},
+			want: want{d: Decision{Verdict: NotOwned, Holds: true, Evidence: MakerEvidence{Created: claimedAt.Add(time.Hour)}}, evidence: true},
+		},
+		"UntaggedMadeAfterAnEarlierSuccessAndALaterFailure": {
+			reason: "Made again by the object after its first resource went, with the answer lost: the last create ended after the recorded success, and bounds what it made.",
+			f: Facts{
+				Self: ownerB, Claim: mine(ToCreate), SaysItOwns: true, CreateAttempted: true,
+				CreateSucceeded: claimedAt, Created: claimedAt.Add(time.Hour), CreateEnded: claimedAt.Add(time.Hour),
+			},
+			evidence: MakerEvidence{Created: claimedAt.Add(time.Hour)},
+			want:     want{d: Decision{Verdict: Owned, Holds: true, Evidence: MakerEvidence{Created: claimedAt.Add(time.Hour)}}, evidence: true},
 		},
 		"FailedCallLeavesNoClaim": {
 			reason: "A create AWS refused released the claim; a create-pending record proves nothing.",
@@ -287,8 +312,15 @@ func TestMessage(t *testing.T) {
 		"TaggedByAnObjectStillHere": {d: Decision{Evidence: MakerEvidence{Owner: &ownerA, InCluster: true}},
 			want: []string{"created by team-a/orders (its crossplane-namespace and crossplane-name tags)", "cannot adopt it while that object exists"}, not: []string{"adopt it with"}},
 		"TaggedElsewhere": {d: Decision{Evidence: MakerEvidence{Owner: &ownerA}},
-			want: []string{"created by team-a/orders of another cluster or by an earlier object of that name", "adopt it with the annotation services.k8s.aws/adoption-policy=adopt if no other object manages it"}},
-		"MadeOutside": {d: Decision{}, want: []string{"made outside this cluster", "services.k8s.aws/adoption-policy=adopt"}},
+			want: []string{"created by team-a/orders of another cluster or by an earlier object of that name", "choose another name", "can tell whether it is still managed; only then adopt it (annotation services.k8s.aws/adoption-policy=adopt)"},
+			not:  []string{"if no other object manages it"}},
+		"MadeOutside": {d: Decision{}, want: []string{"made outside this cluster", "choose another name", "only once they hand it over, adopt it (annotation services.k8s.aws/adoption-policy=adopt)"},
+			not: []string{"if no other object manages it"}},
+		"RetainedByAnotherNamespace": {d: Decision{HeldBy: &ownerA, Retained: true, Lease: "crossplane-system/aws-owner-1"},
+			want: []string{`delivery stream "orders" (spec.forProvider.deliveryStreamName) was kept on AWS for its namespace by team-a/orders`, "cannot adopt it", "choose another name", "annotating the claim, the Lease crossplane-system/aws-owner-1, with ownership.services.k8s.aws/handed-to: <namespace>"},
+			not:  []string{"adopt it with", "belongs to"}},
+		"TaggedForAnotherNamespace": {d: Decision{Evidence: MakerEvidence{Owner: &ownerA}, OtherNamespace: "team-a"},
+			want: []string{"tagged for namespace team-a", "an object of another namespace cannot adopt it", "choose another name"}, not: []string{"adopt it with"}},
 		"AdoptionOfAnotherARN": {d: Decision{AdoptARN: "arn:want", Evidence: MakerEvidence{ARN: "arn:found"}},
 			want: []string{"the adoption asks for arn:want (annotation services.k8s.aws/adoption-fields)", "is arn:found", "this object does not manage it"}},
 	}
@@ -330,6 +362,38 @@ func TestWrites(t *testing.T) {
 			mg.SetManagementPolicies(tc.policies)
 			if got := Writes(mg, tc.honoured); got != tc.want {
 				t.Errorf("Writes: got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestLastCreateFailed(t *testing.T) {
+	at := func(pending, failed time.Time) *v1alpha1.DeliveryStream {
+		return stream("team-b", "orders", func(mg *v1alpha1.DeliveryStream) {
+			if !pending.IsZero() {
+				meta.SetExternalCreatePending(mg, pending)
+			}
+			if !failed.IsZero() {
+				meta.SetExternalCreateFailed(mg, failed)
+			}
+		})
+	}
+	cases := map[string]struct {
+		reason string
+		mg     *v1alpha1.DeliveryStream
+		want   time.Time
+	}{
+		"NoCreate":         {reason: "No create, none failed.", mg: at(time.Time{}, time.Time{})},
+		"Pending":          {reason: "A create may be under way.", mg: at(t0, time.Time{})},
+		"Failed":           {reason: "The create failed then.", mg: at(t0, t0.Add(time.Second)), want: t0.Add(time.Second)},
+		"FailedAtOnce":     {reason: "Failed within the second it began: records are to the second.", mg: at(t0, t0), want: t0},
+		"PendingAgain":     {reason: "A create recorded since the failure may be under way.", mg: at(t0.Add(time.Minute), t0.Add(time.Second))},
+		"FailedUnrecorded": {reason: "A failure without a create recorded before it still ended then.", mg: at(time.Time{}, t0), want: t0},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, LastCreateFailed(tc.mg)); diff != "" {
+				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}

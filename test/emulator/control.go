@@ -36,7 +36,8 @@ import (
 //	POST   /_emulator/reset      forget the call counts and outcomes
 //	GET    /_emulator/faults     the faults and eventual consistency in force:
 //	                             {"faults": {"*": {"throttle": 0,
-//	                             "serverError": 0, "throttleRate": 0.1,
+//	                             "serverError": 0, "dropAnswer": 0,
+//	                             "dropConnection": 0, "throttleRate": 0.1,
 //	                             "errorRate": 0.05, "latency": "0s",
 //	                             "latencyJitter": "200ms"}, "sns": {...},
 //	                             "firehose:CreateDeliveryStream": {...}},

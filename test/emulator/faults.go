@@ -34,11 +34,18 @@ import (
 // that one: its operation's, else its service's, else "*"'s. A zero Fault
 // therefore exempts its scope from the faults of broader ones.
 //
-// The fault answers the call, instead of running the operation, with:
-//   - the service's throttling error while Throttle counts down, then
-//   - HTTP 500 InternalFailure while ServerError counts down, then
+// The fault meets the call with the first of these that applies:
+//   - while Throttle counts down, the service's throttling error instead of
+//     running the operation;
+//   - while ServerError counts down, HTTP 500 InternalFailure instead of
+//     running it;
+//   - while DropAnswer counts down, the operation runs, and HTTP 500
+//     InternalFailure replaces its answer, whatever it was: a create
+//     creates, and its caller is told it failed;
+//   - while DropConnection counts down, the operation runs, and the
+//     connection is reset instead of answering;
 //   - the throttling error with probability ThrottleRate, or else HTTP 500
-//     with probability ErrorRate;
+//     with probability ErrorRate, instead of running it;
 //
 // and delays every call, answered or not, by Latency plus a uniformly random
 // part of LatencyJitter. A fault whose counts ran out and that has nothing
@@ -48,6 +55,17 @@ type Fault struct {
 	Throttle int `json:"throttle"`
 	// ServerError answers this many calls with an HTTP 500 internal error.
 	ServerError int `json:"serverError"`
+	// DropAnswer runs this many calls, then answers each with an HTTP 500
+	// internal error instead of what the operation answered: AWS did the
+	// work and the caller is told it failed, as when AWS fails after the
+	// change. Outcomes counts the call by what the operation did (ok or
+	// refused). A call over its rate quota (SetQuotas) is throttled
+	// instead, and does not count down.
+	DropAnswer int `json:"dropAnswer"`
+	// DropConnection runs this many calls, then resets the connection
+	// instead of answering: AWS did the work and the answer never arrives,
+	// as when a connection breaks or times out. Counted as DropAnswer is.
+	DropConnection int `json:"dropConnection"`
 	// ThrottleRate is the probability, in [0, 1], that a call is answered
 	// with the service's throttling error.
 	ThrottleRate float64 `json:"throttleRate"`
@@ -65,19 +83,21 @@ type Fault struct {
 
 // faultJSON is a Fault as JSON: durations are Go duration strings ("50ms").
 type faultJSON struct {
-	Throttle      int     `json:"throttle"`
-	ServerError   int     `json:"serverError"`
-	ThrottleRate  float64 `json:"throttleRate"`
-	ErrorRate     float64 `json:"errorRate"`
-	Latency       string  `json:"latency,omitempty"`
-	LatencyJitter string  `json:"latencyJitter,omitempty"`
+	Throttle       int     `json:"throttle"`
+	ServerError    int     `json:"serverError"`
+	DropAnswer     int     `json:"dropAnswer"`
+	DropConnection int     `json:"dropConnection"`
+	ThrottleRate   float64 `json:"throttleRate"`
+	ErrorRate      float64 `json:"errorRate"`
+	Latency        string  `json:"latency,omitempty"`
+	LatencyJitter  string  `json:"latencyJitter,omitempty"`
 }
 
 // MarshalJSON writes the fault with its durations as Go duration strings.
 func (f Fault) MarshalJSON() ([]byte, error) {
 	return json.Marshal(faultJSON{
-		Throttle: f.Throttle, ServerError: f.ServerError, ThrottleRate: f.ThrottleRate, ErrorRate: f.ErrorRate,
-		Latency: f.Latency.String(), LatencyJitter: f.LatencyJitter.String(),
+		Throttle: f.Throttle, ServerError: f.ServerError, DropAnswer: f.DropAnswer, DropConnection: f.DropConnection,
+		ThrottleRate: f.ThrottleRate, ErrorRate: f.ErrorRate, Latency: f.Latency.String(), LatencyJitter: f.LatencyJitter.String(),
 	})
 }
 
@@ -90,7 +110,10 @@ func (f *Fault) UnmarshalJSON(b []byte) error {
 	if err := d.Decode(&in); err != nil {
 		return fmt.Errorf("fault: %w", err)
 	}
-	out := Fault{Throttle: in.Throttle, ServerError: in.ServerError, ThrottleRate: in.ThrottleRate, ErrorRate: in.ErrorRate}
+	out := Fault{
+		Throttle: in.Throttle, ServerError: in.ServerError, DropAnswer: in.DropAnswer, DropConnection: in.DropConnection,
+		ThrottleRate: in.ThrottleRate, ErrorRate: in.ErrorRate,
+	}
 	for _, p := range []struct {
 		name string
 		in   string
@@ -150,7 +173,7 @@ func ValidateFaults(faults map[string]Fault) error {
 				return fmt.Errorf("fault %q: %s %v is not a probability in [0, 1]", scope, r.name, r.v)
 			}
 		}
-		if f.Throttle < 0 || f.ServerError < 0 {
+		if f.Throttle < 0 || f.ServerError < 0 || f.DropAnswer < 0 || f.DropConnection < 0 {
 			return fmt.Errorf("fault %q: negative count", scope)
 		}
 		if f.Latency < 0 || f.LatencyJitter < 0 {
@@ -167,6 +190,14 @@ func (s *Server) InjectFault(scope string, f Fault) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.faults[scope] = &f
+}
+
+// RemoveFault removes the fault of a scope, if it has one: broader scopes
+// apply to its calls again.
+func (s *Server) RemoveFault(scope string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.faults, scope)
 }
 
 // SetFaults replaces every fault with faults, keyed by scope.

@@ -256,9 +256,89 @@ func TestCountedFaultsComeFirstThenRunOut(t *testing.T) {
 	if diff := cmp.Diff(map[string]emulator.Fault{"firehose": {ErrorRate: 1}, "sns:CreateTopic": {}}, e.Faults()); diff != "" {
 		t.Errorf("faults left: -want, +got:\n%s", diff)
 	}
+	// A fault removed from its scope stops; the others stay.
+	e.RemoveFault("firehose")
+	if got := call(); got != emulator.OutcomeOK {
+		t.Errorf("after RemoveFault: %s", got)
+	}
+	if diff := cmp.Diff(map[string]emulator.Fault{"sns:CreateTopic": {}}, e.Faults()); diff != "" {
+		t.Errorf("faults left after RemoveFault: -want, +got:\n%s", diff)
+	}
 	e.ClearFaults()
 	if got := call(); got != emulator.OutcomeOK || len(e.Faults()) != 0 {
 		t.Errorf("after ClearFaults: %s, faults %v", got, e.Faults())
+	}
+}
+
+// TestDroppedAnswers: a fault that drops the answer runs the operation
+// first: the change is made (here, a create creates) and its caller gets an
+// HTTP 500 or a reset connection instead of the answer, once per count; the
+// calls after it are answered as usual, so that a retry of the create is
+// told that what it names exists.
+func TestDroppedAnswers(t *testing.T) {
+	const op = "events:CreateEndpoint"
+	reset := "connection reset"
+	cases := map[string]struct {
+		fault emulator.Fault
+		// want is the outcome of each create, as the client sees it:
+		// an outcome, or a part of a transport error.
+		want []string
+	}{
+		"AnswerReplacedByAServerError": {
+			fault: emulator.Fault{DropAnswer: 1},
+			want:  []string{emulator.OutcomeError, emulator.OutcomeRefused},
+		},
+		"ConnectionReset": {
+			fault: emulator.Fault{DropConnection: 1},
+			want:  []string{reset, emulator.OutcomeRefused},
+		},
+		"ServerErrorsFirstThenTheDroppedAnswers": {
+			fault: emulator.Fault{ServerError: 1, DropAnswer: 1, DropConnection: 1},
+			want:  []string{emulator.OutcomeError, emulator.OutcomeError, reset, emulator.OutcomeRefused},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			e, _, cfg := serve(t, emulator.Options{})
+			e.InjectFault(op, tc.fault)
+			var created []string
+			e.SetCreationHook(func(c emulator.Creation) { created = append(created, c.Name) })
+			c := eventbridge.NewFromConfig(cfg)
+			in := endpointInput("orders")
+			in.RoleArn = aws.String("arn:aws:iam::000000000000:role/replication")
+			var got []string
+			for range tc.want {
+				_, err := c.CreateEndpoint(ctx, in)
+				o := outcomeOf(err)
+				if strings.Contains(o, reset) {
+					o = reset
+				}
+				got = append(got, o)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("creates as the client saw them: -want, +got:\n%s", diff)
+			}
+			// The create whose answer was dropped made the endpoint; the
+			// one after it was told it exists.
+			if diff := cmp.Diff([]string{"orders"}, created); diff != "" {
+				t.Errorf("endpoints created: -want, +got:\n%s", diff)
+			}
+			if d := must(c.DescribeEndpoint(ctx, &eventbridge.DescribeEndpointInput{Name: aws.String("orders")}))(t); aws.ToString(d.Name) != "orders" {
+				t.Errorf("described %q", aws.ToString(d.Name))
+			}
+			// A call whose answer was dropped counts as what the operation
+			// did: the first made the endpoint, each later one was
+			// refused as existing (the dropped connection's too).
+			ran := len(tc.want) - tc.fault.ServerError
+			want := map[string]int{emulator.OutcomeOK: 1, emulator.OutcomeThrottled: 0, emulator.OutcomeError: tc.fault.ServerError, emulator.OutcomeRefused: ran - 1}
+			if diff := cmp.Diff(want, e.Outcomes()[op]); diff != "" {
+				t.Errorf("outcomes of %s: -want, +got:\n%s", op, diff)
+			}
+			// Its counts ran out: the fault is gone.
+			if f := e.Faults(); len(f) != 0 {
+				t.Errorf("faults left: %v", f)
+			}
+		})
 	}
 }
 
@@ -287,10 +367,10 @@ func TestFaultJSON(t *testing.T) {
 		fault emulator.Fault
 		json  string
 	}{
-		"zero": {json: `{"throttle":0,"serverError":0,"throttleRate":0,"errorRate":0,"latency":"0s","latencyJitter":"0s"}`},
+		"zero": {json: `{"throttle":0,"serverError":0,"dropAnswer":0,"dropConnection":0,"throttleRate":0,"errorRate":0,"latency":"0s","latencyJitter":"0s"}`},
 		"full": {
-			fault: emulator.Fault{Throttle: 1, ServerError: 2, ThrottleRate: 0.25, ErrorRate: 0.5, Latency: 50 * time.Millisecond, LatencyJitter: 2 * time.Second},
-			json:  `{"throttle":1,"serverError":2,"throttleRate":0.25,"errorRate":0.5,"latency":"50ms","latencyJitter":"2s"}`,
+			fault: emulator.Fault{Throttle: 1, ServerError: 2, DropAnswer: 3, DropConnection: 4, ThrottleRate: 0.25, ErrorRate: 0.5, Latency: 50 * time.Millisecond, LatencyJitter: 2 * time.Second},
+			json:  `{"throttle":1,"serverError":2,"dropAnswer":3,"dropConnection":4,"throttleRate":0.25,"errorRate":0.5,"latency":"50ms","latencyJitter":"2s"}`,
 		},
 	}
 	for name, tc := range cases {

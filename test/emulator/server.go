@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -65,6 +66,7 @@ type Server struct {
 	calls         map[string]int
 	resourceCalls map[string]map[string]int // per resource name or ARN
 	keyCalls      map[string]int            // per access key
+	bySession     map[signedCall]int        // per operation, resource and access key (sts.go)
 	outcomes      map[string]map[string]int
 	faults        map[string]*Fault // per scope: "*", a service or "service:Operation"
 	rng           *rand.Rand
@@ -89,6 +91,7 @@ type Server struct {
 	endpointFailures map[string]string
 	assumedRoles     []AssumedRole
 	issued           map[string]string // access key -> assumed role ARN
+	sessionOf        map[string]int    // access key -> its session in assumedRoles
 	hintsRewrite     map[string]func(sizeInMBs, intervalInSeconds int64) (int64, int64)
 
 	// The history (history.go): every creation and every write.
@@ -116,6 +119,7 @@ func New(o Options) *Server {
 		calls:            map[string]int{},
 		resourceCalls:    map[string]map[string]int{},
 		keyCalls:         map[string]int{},
+		bySession:        map[signedCall]int{},
 		outcomes:         map[string]map[string]int{},
 		faults:           map[string]*Fault{},
 		rng:              rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
@@ -134,6 +138,7 @@ func New(o Options) *Server {
 		streamFailures:   map[string]FailureDescription{},
 		endpointFailures: map[string]string{},
 		issued:           map[string]string{},
+		sessionOf:        map[string]int{},
 		hintsRewrite:     map[string]func(int64, int64) (int64, int64){},
 	}
 }
@@ -200,14 +205,15 @@ func (s *Server) CallsByKey() map[string]int {
 	return maps.Clone(s.keyCalls)
 }
 
-// ResetCalls forgets the call counts, those of Calls, CallsFor, CallsByKey
-// and Outcomes.
+// ResetCalls forgets the call counts, those of Calls, CallsFor, CallsByKey,
+// CallsBySession and Outcomes.
 func (s *Server) ResetCalls() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls = map[string]int{}
 	s.resourceCalls = map[string]map[string]int{}
 	s.keyCalls = map[string]int{}
+	s.bySession = map[signedCall]int{}
 	s.outcomes = map[string]map[string]int{}
 }
 
@@ -287,20 +293,54 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		proto.writeError(w, req, err)
 		return
 	}
-	if f := s.fault(req); f != nil {
+	f, lose := s.fault(req)
+	if f != nil {
 		proto.writeError(w, req, f)
 		return
 	}
 	out, hook, aerr := s.dispatch(req)
-	if aerr != nil {
-		proto.writeError(w, req, aerr)
-		return
-	}
 	if hook != nil {
 		// The operation happened; its answer has not left yet.
 		hook()
 	}
-	proto.writeResult(w, req, out)
+	switch {
+	case lose == dropAnswer:
+		proto.writeError(w, req, internalFailure())
+	case lose == dropConnection:
+		resetConnection(w)
+	case aerr != nil:
+		proto.writeError(w, req, aerr)
+	default:
+		proto.writeResult(w, req, out)
+	}
+}
+
+// An answerLoss is how a fault loses the answer of a call that ran (Fault).
+type answerLoss int
+
+const (
+	keepAnswer answerLoss = iota
+	dropAnswer
+	dropConnection
+)
+
+func internalFailure() *apiError {
+	return errorf(500, "InternalFailure", "The request processing has failed because of an unknown error, exception or failure.")
+}
+
+// resetConnection closes the request's connection without an answer, with
+// a TCP reset where the connection is TCP: the caller reads
+// "connection reset by peer".
+func resetConnection(w http.ResponseWriter) {
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		// An HTTP/2 stream cannot be taken over: it ends without an answer.
+		panic(http.ErrAbortHandler)
+	}
+	if tcp, ok := conn.(*net.TCPConn); ok {
+		_ = tcp.SetLinger(0)
+	}
+	_ = conn.Close()
 }
 
 // parse identifies the protocol, service and operation of a request and
@@ -335,11 +375,13 @@ func (s *Server) parse(r *http.Request) (*request, protocol, *apiError) {
 	return req, proto, nil
 }
 
-// count counts a call in Calls, CallsFor and CallsByKey.
+// count counts a call in Calls, CallsFor, CallsByKey and CallsBySession.
 func (s *Server) count(req *request, name string) {
 	s.calls[name]++
 	s.keyCalls[req.accessKey]++
-	if r := resourceOf(req); r != "" {
+	r := resourceOf(req)
+	s.bySession[signedCall{operation: name, resource: r, accessKey: req.accessKey}]++
+	if r != "" {
 		if s.resourceCalls[r] == nil {
 			s.resourceCalls[r] = map[string]int{}
 		}
@@ -350,8 +392,10 @@ func (s *Server) count(req *request, name string) {
 // fault counts the call and applies the fault of the most specific scope
 // that has one: the operation, else the service, else "*". Counted faults
 // come first; then one draw decides between throttling (ThrottleRate),
-// failing (ErrorRate) and letting the call through.
-func (s *Server) fault(req *request) *apiError {
+// failing (ErrorRate) and letting the call through. It returns the error
+// that answers the call instead of running it, or how the answer of the
+// call, run, is lost.
+func (s *Server) fault(req *request) (*apiError, answerLoss) {
 	s.mu.Lock()
 	name := req.service + ":" + req.operation
 	if !s.uncounted[req.accessKey] {
@@ -363,6 +407,7 @@ func (s *Server) fault(req *request) *apiError {
 	}
 	var latency time.Duration
 	var out *apiError
+	lose := keepAnswer
 	if f != nil {
 		latency = f.Latency
 		if f.LatencyJitter > 0 {
@@ -376,6 +421,10 @@ func (s *Server) fault(req *request) *apiError {
 		case f.ServerError > 0:
 			f.ServerError--
 			fail = true
+		case f.DropAnswer > 0:
+			lose = dropAnswer
+		case f.DropConnection > 0:
+			lose = dropConnection
 		case f.ThrottleRate > 0 || f.ErrorRate > 0:
 			u := s.rng.Float64()
 			throttle = u < f.ThrottleRate
@@ -390,7 +439,7 @@ func (s *Server) fault(req *request) *apiError {
 			out = throttling(req.service)
 			s.outcome(name, OutcomeThrottled)
 		case fail:
-			out = errorf(500, "InternalFailure", "The request processing has failed because of an unknown error, exception or failure.")
+			out = internalFailure()
 			s.outcome(name, OutcomeError)
 		}
 	}
@@ -398,12 +447,25 @@ func (s *Server) fault(req *request) *apiError {
 		// Over AWS's rate quota for the operation (SetQuotas).
 		out = throttling(req.service)
 		s.outcome(name, OutcomeThrottled)
+		lose = keepAnswer
+	}
+	if lose != keepAnswer {
+		// The call runs: the count goes down now (the operation counts
+		// its own outcome).
+		if lose == dropAnswer {
+			f.DropAnswer--
+		} else {
+			f.DropConnection--
+		}
+		if *f == (Fault{}) {
+			delete(s.faults, scope)
+		}
 	}
 	s.mu.Unlock()
 	if latency > 0 {
 		time.Sleep(latency)
 	}
-	return out
+	return out, lose
 }
 
 func throttling(service string) *apiError {

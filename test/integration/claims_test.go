@@ -24,6 +24,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,7 +57,9 @@ const (
 
 // identityOf is the AWS identity mg asks for, as its claim names it.
 func identityOf(mg resource.Managed) ownership.Identity {
-	id := ownership.Identity{Account: stackAccount, Region: stackRegion}
+	// Every object of the suite calls the stack's emulator, whose endpoint
+	// is part of the identity.
+	id := ownership.Identity{Endpoint: theStack.url, Account: stackAccount, Region: stackRegion}
 	switch o := mg.(type) {
 	case *streamingv1alpha1.DeliveryStream:
 		id.Kind, id.Fields = streamingv1alpha1.DeliveryStreamGroupVersionKind.GroupKind(), o.Spec.ForProvider.DeliveryStreamName
@@ -215,4 +218,22 @@ func BenchmarkMemoryOfClaims(b *testing.B) {
 		runtime.KeepAlive(informers)
 		cancel()
 	}
+}
+
+// handOver does what an admin does to hand what another namespace retained
+// to namespace: it annotates the claim of mg's identity.
+func handOver(t *testing.T, mg resource.Managed, namespace string) {
+	t.Helper()
+	ns, name, _ := strings.Cut(claims(mg).Lease(identityOf(mg)), "/")
+	eventually(t, 10*time.Second, "the claim handed over", func() error {
+		l := &coordinationv1.Lease{}
+		if err := cp.Client.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, l); err != nil {
+			return err
+		}
+		if claimOf(t, mg).Purpose != ownership.Retained {
+			return fmt.Errorf("the claim is not retained: %+v", claimOf(t, mg))
+		}
+		l.Annotations[ownership.AnnotationHandedTo] = namespace
+		return cp.Client.Update(context.Background(), l)
+	})
 }

@@ -406,8 +406,9 @@ func TestOneAWSResourceOneOwner(t *testing.T) {
 				t.Errorf("writes to team A's resource while team B came and went: %v", w)
 			}
 
-			// A leaves its resource behind; B may now adopt it.
-			// (Crossplane v2's orphaning: management policies without Delete.)
+			// A leaves its resource behind (Crossplane v2's orphaning:
+			// management policies without Delete); it stays team A's
+			// namespace's, and B may adopt it once an admin hands it over.
 			change(t, a, func(mg resource.Managed) {
 				mg.SetManagementPolicies(xpv2.ManagementPolicies{xpv2.ManagementActionObserve, xpv2.ManagementActionCreate, xpv2.ManagementActionUpdate, xpv2.ManagementActionLateInitialize})
 			})
@@ -418,6 +419,8 @@ func TestOneAWSResourceOneOwner(t *testing.T) {
 			adopter := k.object(t, teamB, name)
 			adopter.SetAnnotations(map[string]string{ownership.AnnotationAdoptionPolicy: ownership.AdoptionPolicyAdopt})
 			create(t, adopter)
+			refused(t, adopter, "was kept on AWS for its namespace by "+teamA+"/"+name, ownership.AnnotationHandedTo)
+			handOver(t, adopter, teamB)
 			eventually(t, 30*time.Second, "team B's adoption Ready", func() error { return isReady(t, adopter) })
 			if n := s.aws.CallCount(k.creates) - creates; n != 0 {
 				t.Errorf("adoption made %d creates", n)

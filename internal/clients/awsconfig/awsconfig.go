@@ -18,11 +18,13 @@ limitations under the License.
 // ClusterProviderConfig into an AWS session: SDK configuration with the
 // config's credentials, assumed roles, region and endpoint override, plus the
 // account and partition behind it. Sessions are cached per config version,
-// credential secret version and region, so a steady-state reconcile loads no
-// configuration and calls no STS.
+// credential secret version and region, and per namespace where a
+// ClusterProviderConfig asks for namespace sessions (namespacesessions.go),
+// so a steady-state reconcile loads no configuration and calls no STS.
 package awsconfig
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -36,6 +38,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/arn"
+	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/aws/smithy-go/middleware"
@@ -48,6 +51,7 @@ import (
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/sendonce"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
 )
@@ -115,6 +119,11 @@ type Stats struct {
 	Loads int64
 	// IdentityCalls counts GetCallerIdentity calls.
 	IdentityCalls int64
+	// AssumeRoleCalls counts AssumeRole calls: the roles of
+	// assumeRoleChain and each namespace's role of namespaceSessions.
+	AssumeRoleCalls int64
+	// WebIdentityCalls counts AssumeRoleWithWebIdentity calls.
+	WebIdentityCalls int64
 }
 
 // A Cache builds sessions and keeps them while their config, credential
@@ -128,9 +137,12 @@ type Cache struct {
 
 	mu       sync.Mutex
 	sessions map[sessionKey]*Session
+	// bases are what the namespace sessions of one config version and
+	// region share, keyed without a namespace.
+	bases    map[sessionKey]*configBase
 	building singleflight.Group
 
-	loads, identityCalls atomic.Int64
+	loads, identityCalls, assumeRoleCalls, webIdentityCalls atomic.Int64
 }
 
 // An Option configures a Cache.
@@ -152,7 +164,7 @@ func WithTenantEndpointNetworks(allowed []netip.Prefix) Option {
 
 // NewCache returns a Cache that reads configs and secrets with kube.
 func NewCache(kube client.Client, o ...Option) *Cache {
-	c := &Cache{kube: kube, env: processEnvironment{}, sessions: map[sessionKey]*Session{}}
+	c := &Cache{kube: kube, env: processEnvironment{}, sessions: map[sessionKey]*Session{}, bases: map[sessionKey]*configBase{}}
 	for _, fn := range o {
 		fn(c)
 	}
@@ -161,7 +173,7 @@ func NewCache(kube client.Client, o ...Option) *Cache {
 
 // Stats returns what the cache did so far.
 func (c *Cache) Stats() Stats {
-	return Stats{Loads: c.loads.Load(), IdentityCalls: c.identityCalls.Load()}
+	return Stats{Loads: c.loads.Load(), IdentityCalls: c.identityCalls.Load(), AssumeRoleCalls: c.assumeRoleCalls.Load(), WebIdentityCalls: c.webIdentityCalls.Load()}
 }
 
 // sessionKey identifies everything a session depends on.
@@ -170,6 +182,9 @@ type sessionKey struct {
 	generation            int64
 	secretVersion         string
 	region                string
+	// tenant is the namespace of the managed resources the session serves,
+	// with namespace sessions; "" without, where one session serves all.
+	tenant string
 }
 
 // A config is a ProviderConfig or ClusterProviderConfig, read.
@@ -177,6 +192,29 @@ type config struct {
 	kind, namespace, name string
 	generation            int64
 	spec                  v1alpha1.ProviderConfigSpec
+	// namespaceSessions is a ClusterProviderConfig's
+	// spec.namespaceSessions.
+	namespaceSessions *v1alpha1.NamespaceSessions
+}
+
+// sessionKey is the key of mg's session through the config in region; it
+// names mg's namespace only with namespace sessions.
+func (cfg *config) sessionKey(mg resource.ModernManaged, secretVersion, region string) sessionKey {
+	k := sessionKey{kind: cfg.kind, namespace: cfg.namespace, name: cfg.name, generation: cfg.generation, secretVersion: secretVersion, region: region}
+	if cfg.namespaceSessions != nil {
+		k.tenant = mg.GetNamespace()
+	}
+	return k
+}
+
+// supersedes says whether the session of k replaces the one of old: a new
+// version of a config (or of its secret) replaces the sessions of every
+// namespace in the region, a session of the same version only its own.
+func (k sessionKey) supersedes(old sessionKey) bool {
+	if old.kind != k.kind || old.namespace != k.namespace || old.name != k.name || old.region != k.region {
+		return false
+	}
+	return old.generation != k.generation || old.secretVersion != k.secretVersion || old.tenant == k.tenant
 }
 
 // Session returns the session of a managed resource; region is its
@@ -199,7 +237,7 @@ func (c *Cache) Session(ctx context.Context, mg resource.ModernManaged, region *
 	if err != nil {
 		return nil, err
 	}
-	k := sessionKey{kind: cfg.kind, namespace: cfg.namespace, name: cfg.name, generation: cfg.generation, secretVersion: version, region: r}
+	k := cfg.sessionKey(mg, version, r)
 
 	c.mu.Lock()
 	s, ok := c.sessions[k]
@@ -216,20 +254,22 @@ func (c *Cache) Session(ctx context.Context, mg resource.ModernManaged, region *
 	building := c.building.DoChan(k.String(), func() (any, error) {
 		bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), buildTimeout)
 		defer cancel()
-		secrets, err := c.readSecrets(bctx, refs)
-		if err != nil {
-			return nil, err
-		}
-		s, err := c.build(bctx, cfg, secrets, r)
+		s, err := c.buildFor(bctx, cfg, refs, k)
 		if err != nil {
 			return nil, err
 		}
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		// A newer version of the config or its secret replaces the older ones.
+		// A newer version of the config or its secret replaces the older
+		// ones, and the namespace sessions' bases of older versions.
 		for old := range c.sessions {
-			if old.kind == k.kind && old.namespace == k.namespace && old.name == k.name && old.region == k.region {
+			if k.supersedes(old) {
 				delete(c.sessions, old)
+			}
+		}
+		for old := range c.bases {
+			if k.supersedes(old) {
+				delete(c.bases, old)
 			}
 		}
 		c.sessions[k] = s
@@ -248,9 +288,35 @@ func (c *Cache) Session(ctx context.Context, mg resource.ModernManaged, region *
 	return v.(*Session), nil //nolint:forcetypeassert // only sessions are built
 }
 
+// Built returns the session of mg when one of its config's current version
+// was built already, for another object's question "where does this object
+// call?". It builds nothing and calls nothing: false when the config is
+// missing, refuses mg (a namespace it does not admit, the pod's identity
+// asked for by a namespaced config), or mg's own reconciles have not reached
+// AWS through it yet.
+func (c *Cache) Built(ctx context.Context, mg resource.ModernManaged, region *string) (*Session, bool) {
+	cfg, err := c.config(ctx, mg)
+	if err != nil {
+		return nil, false
+	}
+	r := cmp.Or(aws.ToString(region), aws.ToString(cfg.spec.Region))
+	if r == "" {
+		return nil, false
+	}
+	_, version, err := c.credentialSecrets(ctx, cfg)
+	if err != nil {
+		return nil, false
+	}
+	k := cfg.sessionKey(mg, version, r)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s, ok := c.sessions[k]
+	return s, ok
+}
+
 // String is the key's name for singleflight.
 func (k sessionKey) String() string {
-	return fmt.Sprintf("%s/%s/%s/%d/%s/%s", k.kind, k.namespace, k.name, k.generation, k.secretVersion, k.region)
+	return fmt.Sprintf("%s/%s/%s/%d/%s/%s/%s", k.kind, k.namespace, k.name, k.generation, k.secretVersion, k.region, k.tenant)
 }
 
 func (c *Cache) config(ctx context.Context, mg resource.ModernManaged) (*config, error) {
@@ -279,7 +345,7 @@ func (c *Cache) config(ctx context.Context, mg resource.ModernManaged) (*config,
 		if err := c.admit(ctx, pc.Name, pc.Spec.Namespaces, mg.GetNamespace()); err != nil {
 			return nil, err
 		}
-		return &config{kind: v1alpha1.ClusterProviderConfigKind, name: pc.Name, generation: pc.Generation, spec: pc.Spec.ProviderConfigSpec}, nil
+		return &config{kind: v1alpha1.ClusterProviderConfigKind, name: pc.Name, generation: pc.Generation, spec: pc.Spec.ProviderConfigSpec, namespaceSessions: pc.Spec.NamespaceSessions}, nil
 	default:
 		return nil, errors.Errorf(errConfigKind, ref.Kind)
 	}
@@ -338,13 +404,42 @@ func (c *Cache) readSecrets(ctx context.Context, refs []secretRef) (map[string][
 	return values, nil
 }
 
+// buildFor builds the session of key k: a session of its own, or with
+// namespace sessions one on the base its config's namespaces share.
+func (c *Cache) buildFor(ctx context.Context, cfg *config, refs []secretRef, k sessionKey) (*Session, error) {
+	if cfg.namespaceSessions != nil {
+		return c.buildNamespaced(ctx, cfg, refs, k)
+	}
+	secrets, err := c.readSecrets(ctx, refs)
+	if err != nil {
+		return nil, err
+	}
+	return c.build(ctx, cfg, secrets, k.region)
+}
+
 // build sets up the credentials of a session and resolves its identity.
 func (c *Cache) build(ctx context.Context, cfg *config, secrets map[string][]byte, region string) (*Session, error) {
 	c.loads.Add(1)
+	base, err := c.chain(ctx, cfg, secrets, region, cfg.spec.AssumeRoleChain)
+	if err != nil {
+		return nil, err
+	}
+	id, err := c.identify(ctx, base)
+	if err != nil {
+		return nil, err
+	}
+	return c.newSession(cfg, base, region, id), nil
+}
+
+// chain returns the SDK configuration of cfg in region whose credentials are
+// the source's with roles assumed on top, in order.
+func (c *Cache) chain(ctx context.Context, cfg *config, secrets map[string][]byte, region string, roles []v1alpha1.AssumeRoleOptions) (aws.Config, error) {
 	base := aws.Config{
-		Region:     region,
-		Retryer:    func() aws.Retryer { return retry.NewAdaptiveMode() },
-		APIOptions: []func(*middleware.Stack) error{metrics.CountCalls},
+		Region:  region,
+		Retryer: func() aws.Retryer { return retry.NewAdaptiveMode() },
+		// A create is sent again only when AWS certainly did nothing
+		// with it (sendonce).
+		APIOptions: []func(*middleware.Stack) error{metrics.CountCalls, sendonce.Middleware},
 	}
 	if e := cfg.spec.Endpoint; e != nil {
 		base.BaseEndpoint = aws.String(e.URL)
@@ -354,23 +449,35 @@ func (c *Cache) build(ctx context.Context, cfg *config, secrets map[string][]byt
 	}
 	creds, err := c.credentials(ctx, cfg, base, secrets)
 	if err != nil {
-		return nil, errors.Wrapf(err, errCredentials, cfg.spec.Credentials.Source)
+		return aws.Config{}, errors.Wrapf(err, errCredentials, cfg.spec.Credentials.Source)
 	}
 	base.Credentials = creds
-	for _, role := range cfg.spec.AssumeRoleChain {
-		base.Credentials = assumeRole(base, role)
+	for _, role := range roles {
+		base.Credentials = assumeRole(c.stsClient(base), role)
 	}
+	return base, nil
+}
 
-	c.identityCalls.Add(1)
-	id, err := sts.NewFromConfig(base).GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
+// An identity is the account and partition that credentials act in.
+type identity struct{ account, partition string }
+
+// identify asks STS whose credentials base has.
+func (c *Cache) identify(ctx context.Context, base aws.Config) (identity, error) {
+	id, err := c.stsClient(base).GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
 	if err != nil {
-		return nil, errors.Wrap(err, errIdentity)
+		return identity{}, errors.Wrap(err, errIdentity)
 	}
 	partition := "aws"
 	if a, err := arn.Parse(aws.ToString(id.Arn)); err == nil {
 		partition = a.Partition
 	}
-	s := &Session{Config: base, AccountID: aws.ToString(id.Account), Partition: partition, Region: region, DefaultTags: maps.Clone(cfg.spec.DefaultTags)}
+	return identity{account: aws.ToString(id.Account), partition: partition}, nil
+}
+
+// newSession is the session of cfg in region with the configuration base,
+// acting in the account of id.
+func (c *Cache) newSession(cfg *config, base aws.Config, region string, id identity) *Session {
+	s := &Session{Config: base, AccountID: id.account, Partition: id.partition, Region: region, DefaultTags: maps.Clone(cfg.spec.DefaultTags)}
 	if e := cfg.spec.Endpoint; e != nil {
 		s.Endpoint = e.URL
 	}
@@ -378,7 +485,34 @@ func (c *Cache) build(ctx context.Context, cfg *config, secrets map[string][]byt
 		// The budgets are the account's, at its endpoint: known only now.
 		s.Config.APIOptions = append(slices.Clone(base.APIOptions), c.budgets.Middleware(s.Scope()))
 	}
-	return s, nil
+	return s
+}
+
+// stsClient returns an STS client of cfg whose calls count in Stats and in
+// metrics.STSCalls.
+func (c *Cache) stsClient(cfg aws.Config) *sts.Client {
+	return sts.NewFromConfig(cfg, func(o *sts.Options) {
+		o.APIOptions = append(slices.Clone(o.APIOptions), c.countSTS)
+	})
+}
+
+// countSTS counts every attempt of an STS call, as metrics.CountCalls counts
+// all calls.
+func (c *Cache) countSTS(stack *middleware.Stack) error {
+	return stack.Finalize.Add(middleware.FinalizeMiddlewareFunc("CountSTSCalls",
+		func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (middleware.FinalizeOutput, middleware.Metadata, error) {
+			op := awsmiddleware.GetOperationName(ctx)
+			switch op {
+			case "GetCallerIdentity":
+				c.identityCalls.Add(1)
+			case "AssumeRole":
+				c.assumeRoleCalls.Add(1)
+			case "AssumeRoleWithWebIdentity":
+				c.webIdentityCalls.Add(1)
+			}
+			metrics.STSCalls.WithLabelValues(op).Inc()
+			return next.HandleFinalize(ctx, in)
+		}), middleware.After)
 }
 
 // Scope is the account as everything keyed by account knows it (budgets,

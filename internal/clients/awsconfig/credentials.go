@@ -83,7 +83,7 @@ func (c *Cache) credentials(ctx context.Context, cfg *config, base aws.Config, s
 		if role == "" || file == "" {
 			return nil, errors.New(envRoleARN + " and " + envWebIdentityFile + " are not set: is the provider's service account annotated with eks.amazonaws.com/role-arn?")
 		}
-		return webIdentity(base, role, nil, stscreds.IdentityTokenFile(file)), nil
+		return webIdentity(c.stsClient(base), role, nil, stscreds.IdentityTokenFile(file)), nil
 
 	case v1alpha1.CredentialsSourceWebIdentity:
 		w := creds.WebIdentity
@@ -94,7 +94,7 @@ func (c *Cache) credentials(ctx context.Context, cfg *config, base aws.Config, s
 		if t, ok := secrets["spec.credentials.webIdentity.tokenSecretRef"]; ok {
 			token = staticToken(strings.TrimSpace(string(t)))
 		}
-		return webIdentity(base, w.RoleARN, w.RoleSessionName, token), nil
+		return webIdentity(c.stsClient(base), w.RoleARN, w.RoleSessionName, token), nil
 
 	case v1alpha1.CredentialsSourcePodIdentity:
 		uri, tokenFile := c.env.Getenv(envContainerURI), c.env.Getenv(envContainerToken)
@@ -128,8 +128,8 @@ type staticToken string
 
 func (t staticToken) GetIdentityToken() ([]byte, error) { return []byte(t), nil }
 
-func webIdentity(base aws.Config, role string, session *string, token stscreds.IdentityTokenRetriever) aws.CredentialsProvider {
-	return aws.NewCredentialsCache(stscreds.NewWebIdentityRoleProvider(sts.NewFromConfig(base), role, token, func(o *stscreds.WebIdentityRoleOptions) {
+func webIdentity(client *sts.Client, role string, session *string, token stscreds.IdentityTokenRetriever) aws.CredentialsProvider {
+	return aws.NewCredentialsCache(stscreds.NewWebIdentityRoleProvider(client, role, token, func(o *stscreds.WebIdentityRoleOptions) {
 		o.RoleSessionName = aws.ToString(session)
 		if o.RoleSessionName == "" {
 			o.RoleSessionName = sessionName
@@ -137,9 +137,10 @@ func webIdentity(base aws.Config, role string, session *string, token stscreds.I
 	}))
 }
 
-// assumeRole assumes role with the credentials of base.
-func assumeRole(base aws.Config, role v1alpha1.AssumeRoleOptions) aws.CredentialsProvider {
-	return aws.NewCredentialsCache(stscreds.NewAssumeRoleProvider(sts.NewFromConfig(base), role.RoleARN, func(o *stscreds.AssumeRoleOptions) {
+// assumeRole assumes role with client, an STS client of the credentials
+// before it.
+func assumeRole(client *sts.Client, role v1alpha1.AssumeRoleOptions) aws.CredentialsProvider {
+	return aws.NewCredentialsCache(stscreds.NewAssumeRoleProvider(client, role.RoleARN, func(o *stscreds.AssumeRoleOptions) {
 		o.RoleSessionName = sessionName
 		o.ExternalID = role.ExternalID
 		for _, t := range role.Tags {

@@ -159,10 +159,23 @@ func Wrap(err error, msg string) error {
 	return xperrors.Wrap(err, msg)
 }
 
-// Answered reports whether err carries AWS's answer: a create AWS answered
-// with an error made nothing, while one whose answer was lost (a timeout, a
-// broken connection) may have.
+// ServerFailed reports whether AWS answered err with a server error (HTTP
+// 5xx): it stopped working on the call, whether or not it had done the work.
+func ServerFailed(err error) bool {
+	var answer interface{ HTTPStatusCode() int }
+	return errors.As(err, &answer) && answer.HTTPStatusCode() >= 500
+}
+
+// Answered reports whether err carries AWS's answer that the call did
+// nothing: a create AWS refused (HTTP 4xx: invalid, throttled, exists) made
+// nothing. One whose answer was lost (a timeout, a broken connection) may
+// have, and so may one AWS answered with a server error (HTTP 5xx), which it
+// can send after the work is done.
 func Answered(err error) bool {
 	var answer interface{ HTTPStatusCode() int }
-	return errors.As(err, &answer) && answer.HTTPStatusCode() != 0
+	if !errors.As(err, &answer) {
+		return false
+	}
+	code := answer.HTTPStatusCode()
+	return code != 0 && code < 500
 }

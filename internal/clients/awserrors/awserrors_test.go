@@ -18,9 +18,11 @@ package awserrors
 
 import (
 	"errors"
+	"net/http"
 	"testing"
 
 	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -120,6 +122,37 @@ func TestWrap(t *testing.T) {
 			}
 			if got != tc.want {
 				t.Errorf("want %q, got %q", tc.want, got)
+			}
+		})
+	}
+}
+
+// answer is an error AWS answered with the HTTP status code.
+func answer(code int, apiCode string) error {
+	return &smithy.OperationError{ServiceID: "EventBridge", OperationName: "CreateEndpoint", Err: &smithyhttp.ResponseError{
+		Response: &smithyhttp.Response{Response: &http.Response{StatusCode: code}}, Err: apiErr(apiCode, "x"),
+	}}
+}
+
+func TestAnswered(t *testing.T) {
+	type want struct{ answered, serverFailed bool }
+	cases := map[string]struct {
+		reason string
+		err    error
+		want   want
+	}{
+		"Refused":     {reason: "AWS refused the call: it did nothing.", err: answer(http.StatusBadRequest, "ValidationException"), want: want{answered: true}},
+		"Throttled":   {reason: "A throttled call did nothing.", err: answer(http.StatusTooManyRequests, "ThrottlingException"), want: want{answered: true}},
+		"ServerError": {reason: "AWS can fail after the work is done.", err: answer(http.StatusInternalServerError, "InternalFailure"), want: want{serverFailed: true}},
+		"Unavailable": {reason: "As can an unavailable service.", err: answer(http.StatusServiceUnavailable, "ServiceUnavailableException"), want: want{serverFailed: true}},
+		"NoAnswer":    {reason: "A reset connection tells nothing.", err: errors.New("read: connection reset by peer")},
+		"Nil":         {reason: "No error, no answer of one."},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := want{answered: Answered(tc.err), serverFailed: ServerFailed(tc.err)}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}

@@ -62,9 +62,12 @@ func setupOne(mgr ctrl.Manager, o controller.Options, kind string, of client.Obj
 		providerconfig.WithRecorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name)))) //nolint:staticcheck,nolintlint // crossplane-runtime's event.NewAPIRecorder takes the old events API's recorder; whether staticcheck flags it varies with the analysis
 
 	var rec reconcile.Reconciler = r
+	if kind == v1alpha1.ClusterProviderConfigKind {
+		rec = namespacesStatus{Reconciler: r, kube: mgr.GetClient()}
+	}
 	if o.GlobalRateLimiter != nil {
 		// The ceiling a user set with --max-reconcile-rate.
-		rec = ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter)
+		rec = ratelimiter.NewReconciler(name, rec, o.GlobalRateLimiter)
 	}
 	return ctrl.NewControllerManagedBy(mgr).
 		Named(name).

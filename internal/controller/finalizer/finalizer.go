@@ -71,15 +71,39 @@ type Deferred struct {
 	Claims           *ownership.Claims
 }
 
-// RemoveFinalizer releases the object's ownership claims before it lets the
-// object go: its deletion is finished, or it leaves its resource behind. A
-// provider stopped in between leaves a claim whose holder is gone, which the
-// next object to ask for the identity releases.
+// RemoveFinalizer lets the object go. Its ownership claims are released
+// when its deletion is finished; an object whose management policies lack
+// Delete leaves its resource behind, and its claims keep it for its
+// namespace (ownership.Retained), so that no other namespace adopts what
+// this one kept. A provider stopped in between leaves a claim whose holder
+// is gone, which the next object to ask for the identity releases.
 func (f *Deferred) RemoveFinalizer(ctx context.Context, obj resource.Object) error {
+	if mg, ok := obj.(resource.Managed); ok && meta.WasDeleted(mg) &&
+		!managed.NewManagementPoliciesResolver(f.PoliciesHonoured, mg.GetManagementPolicies()).ShouldDelete() {
+		return f.retain(ctx, obj)
+	}
 	if err := f.Claims.ReleaseAll(ctx, obj.GetUID()); err != nil {
 		return err
 	}
 	return f.Finalizer.RemoveFinalizer(ctx, obj)
+}
+
+// retain keeps the object's claims for its namespace, then lets it go.
+func (f *Deferred) retain(ctx context.Context, obj resource.Object) error {
+	if err := f.Claims.RetainAll(ctx, obj.GetUID()); err != nil {
+		return err
+	}
+	return f.Finalizer.RemoveFinalizer(ctx, obj)
+}
+
+// Retaining is the finalizer of objects deleted with deletion policy
+// retain: they leave their resource behind, kept for their namespace.
+func (f *Deferred) Retaining() resource.Finalizer { return retaining{f} }
+
+type retaining struct{ *Deferred }
+
+func (r retaining) RemoveFinalizer(ctx context.Context, obj resource.Object) error {
+	return r.retain(ctx, obj)
 }
 
 // AddFinalizer adds the finalizer, in memory only before a create.

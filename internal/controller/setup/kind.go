@@ -22,6 +22,8 @@ limitations under the License.
 package setup
 
 import (
+	"context"
+
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
@@ -136,7 +138,7 @@ type Shared struct {
 
 // ownership describes the kind to the ownership checks; its claims are kept
 // in namespace.
-func (k Kind[MR]) ownership(mgr ctrl.Manager, o controller.Options, namespace string) *ownership.Kind[MR] {
+func (k Kind[MR]) ownership(mgr ctrl.Manager, o controller.Options, namespace string, sessions *awsconfig.Cache) *ownership.Kind[MR] {
 	identity, field, another := k.Name, k.NameField, "another name"
 	if k.Identity != nil {
 		identity, field, another = k.Identity, k.IdentityField, k.Another
@@ -157,6 +159,13 @@ func (k Kind[MR]) ownership(mgr ctrl.Manager, o controller.Options, namespace st
 		PoliciesHonoured: o.Features.Enabled(feature.EnableBetaManagementPolicies),
 
 		CreateRefusedIfExists: k.CreateFirst != nil,
+		PlaceOf: func(ctx context.Context, mg MR) (ownership.Place, bool) {
+			s, ok := sessions.Built(ctx, mg, k.Region(mg))
+			if !ok {
+				return ownership.Place{}, false
+			}
+			return place(s), true
+		},
 	}
 }
 

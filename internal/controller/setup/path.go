@@ -141,7 +141,7 @@ func newPath[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, 
 		name:             managed.ControllerName(k.GroupVersionKind.GroupKind().String()),
 		kube:             kubeclient.New(mgr),
 		policiesHonoured: o.Features.Enabled(feature.EnableBetaManagementPolicies),
-		owners:           k.ownership(mgr, o, shared.Namespace),
+		owners:           k.ownership(mgr, o, shared.Namespace, shared.Sessions),
 		toCreate:         finalizer.NewToCreate(),
 		observations:     metrics.NewObservations(k.GroupVersionKind.Kind),
 	}
@@ -240,7 +240,7 @@ func (p *path[MR]) managedReconciler() reconcile.Reconciler {
 			managed.WithDeterministicExternalName(true),
 		)...)
 	return ackannotations.Retaining(p.annotations, r, ackannotations.RetainingOptions[MR]{
-		New: p.kind.newObject, Kube: p.kube, Finalizer: p.finalizer,
+		New: p.kind.newObject, Kube: p.kube, Finalizer: p.finalizer.Retaining(),
 		Released: func(mg MR) { p.observations.Forget(mg.GetUID()) },
 	})
 }

@@ -95,6 +95,7 @@ its service's, else *'s.
 Examples:
   aws-emulator --throttle-rate 0.1 --error-rate sns=0.05 --latency '*=20ms' --latency-jitter '*=200ms' --seed 42
   aws-emulator --throttle firehose:CreateDeliveryStream=2 --eventual-consistency firehose=2s
+  aws-emulator --drop-answer events:CreateEndpoint=1   # the first create is made, and its caller told it failed
 
 While it serves, GET, PUT or DELETE /_emulator/faults reads, replaces or clears
 the faults and eventual consistency; GET /_emulator/calls, /_emulator/outcomes
@@ -117,6 +118,8 @@ func main() {
 		quotas        = flag.Bool("quotas", false, "enforce AWS's published per-operation rate quotas per region, answering a call over its quota with the service's throttling error")
 		throttle      = pairs{}
 		serverError   = pairs{}
+		dropAnswer    = pairs{}
+		dropConn      = pairs{}
 		throttleRate  = rates{}
 		errorRate     = rates{}
 		latency       = pairs{}
@@ -128,6 +131,8 @@ func main() {
 	)
 	flag.Var(throttle, "throttle", "SCOPE=N: answer the next N calls of the scope with a throttling error (repeatable)")
 	flag.Var(serverError, "server-error", "SCOPE=N: answer the next N calls of the scope with HTTP 500 (repeatable)")
+	flag.Var(dropAnswer, "drop-answer", "SCOPE=N: run the next N calls of the scope, then answer HTTP 500 instead of their answers (repeatable)")
+	flag.Var(dropConn, "drop-connection", "SCOPE=N: run the next N calls of the scope, then reset the connection instead of answering (repeatable)")
 	flag.Var(throttleRate, "throttle-rate", "RATE or SCOPE=RATE: answer calls with a throttling error with probability RATE in [0, 1]; a bare RATE is scope * (repeatable)")
 	flag.Var(errorRate, "error-rate", "RATE or SCOPE=RATE: answer calls with HTTP 500 with probability RATE in [0, 1]; a bare RATE is scope * (repeatable)")
 	flag.Var(latency, "latency", "SCOPE=duration: delay every call of the scope (repeatable)")
@@ -157,6 +162,12 @@ func main() {
 	}
 	for scope, n := range serverError {
 		set(scope, func(f *emulator.Fault) { f.ServerError = mustInt(n) })
+	}
+	for scope, n := range dropAnswer {
+		set(scope, func(f *emulator.Fault) { f.DropAnswer = mustInt(n) })
+	}
+	for scope, n := range dropConn {
+		set(scope, func(f *emulator.Fault) { f.DropConnection = mustInt(n) })
 	}
 	for scope, r := range throttleRate {
 		set(scope, func(f *emulator.Fault) { f.ThrottleRate = r })
