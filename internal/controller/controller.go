@@ -108,6 +108,11 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 	if err != nil {
 		return err
 	}
+	for _, s := range shared.Sweeps(mgr, o.Logger) {
+		if err := mgr.Add(s); err != nil {
+			return err
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if shared.Namespace != "" {

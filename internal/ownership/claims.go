@@ -367,6 +367,52 @@ func (c *Claims) heldBy(ctx context.Context, uid types.UID) ([]coordinationv1.Le
 	return l.Items, nil
 }
 
+// Sweep releases the claims of this kind whose holder is gone: one that
+// went without letting go (its finalizer removed by someone else, or
+// deleted before its first create wrote a finalizer). A claim kept for a
+// namespace (Retained) stays while its namespace exists. It returns how many
+// it released.
+func (c *Claims) Sweep(ctx context.Context) (int, error) {
+	l := &coordinationv1.LeaseList{}
+	if err := c.cached.List(ctx, l, client.InNamespace(c.namespace), client.MatchingLabels{LabelClaim: "true"}); err != nil {
+		return 0, errors.Wrap(err, errGetClaim)
+	}
+	kind := strings.ToLower(c.kind.String())
+	released := 0
+	for i := range l.Items {
+		lease := &l.Items[i]
+		cl := claimOf(lease)
+		if lease.Name == EraLease || !strings.EqualFold(cl.Owner.Kind, kind) {
+			continue
+		}
+		gone, err := c.gone(ctx, cl)
+		if err != nil {
+			return released, err
+		}
+		if !gone {
+			continue
+		}
+		if err := c.delete(ctx, lease); err != nil {
+			return released, err
+		}
+		released++
+	}
+	return released, nil
+}
+
+// gone reports whether what keeps a claim is gone: its holder, or, for a
+// Retained claim, the namespace it keeps the resource for.
+func (c *Claims) gone(ctx context.Context, cl *Claim) (bool, error) {
+	if cl.Purpose != Retained {
+		alive, err := c.alive(ctx, cl)
+		return !alive, err
+	}
+	ns := &metav1.PartialObjectMetadata{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Namespace"}}
+	// A namespace that cannot be read (the provider may not read
+	// namespaces) keeps what it kept.
+	return kerrors.IsNotFound(c.live.Get(ctx, types.NamespacedName{Name: cl.Owner.Namespace}, ns)), nil
+}
+
 // KeptFrom reports whether the claim keeps its resource from objects of
 // namespace: a deleted object of another namespace retained it, and no
 // admin handed it to namespace.

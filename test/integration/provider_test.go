@@ -74,6 +74,10 @@ const testPoll = time.Second
 // no less than 2 s, and polls are not jittered, so that polls can be counted.
 var testPolling = managedoptions.Polling{MinInterval: 2 * time.Second}
 
+// testSweep is how often the claims and usages whose owner went without
+// releasing them are swept.
+const testSweep = 2 * time.Second
+
 // loopback is where the emulator listens.
 var loopback = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
 
@@ -151,7 +155,7 @@ func startStack() (*stack, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := awscontroller.Setup(mgr, o, setup.Shared{Sessions: sessions, Fingerprints: key, Polling: &testPolling, Budgets: budgets, Namespace: "default"}); err != nil {
+	if err := awscontroller.Setup(mgr, o, setup.Shared{Sessions: sessions, Fingerprints: key, Polling: &testPolling, Budgets: budgets, Namespace: "default", SweepEvery: testSweep}); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -30,6 +30,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/kubeclient"
 )
 
 // Setup adds the controllers of ProviderConfig and ClusterProviderConfig. Both
@@ -61,9 +62,9 @@ func setupOne(mgr ctrl.Manager, o controller.Options, kind string, of client.Obj
 		providerconfig.WithLogger(o.Logger.WithValues("controller", name)),
 		providerconfig.WithRecorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name)))) //nolint:staticcheck,nolintlint // crossplane-runtime's event.NewAPIRecorder takes the old events API's recorder; whether staticcheck flags it varies with the analysis
 
-	var rec reconcile.Reconciler = r
+	var rec reconcile.Reconciler = secretProtection{Reconciler: r, kube: kubeclient.New(mgr), live: mgr.GetAPIReader(), kind: kind}
 	if kind == v1alpha1.ClusterProviderConfigKind {
-		rec = namespacesStatus{Reconciler: r, kube: mgr.GetClient()}
+		rec = namespacesStatus{Reconciler: rec, kube: mgr.GetClient()}
 	}
 	if o.GlobalRateLimiter != nil {
 		// The ceiling a user set with --max-reconcile-rate.

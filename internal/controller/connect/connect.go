@@ -24,12 +24,13 @@ import (
 	"context"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/usage"
 )
 
 const (
@@ -49,7 +50,7 @@ type Connector[MR resource.ModernManaged] struct {
 // spec.forProvider.region; external builds the kind's external client.
 func New[MR resource.ModernManaged](kube client.Client, sessions *awsconfig.Cache, region func(MR) *string, external func(MR, *awsconfig.Session) managed.TypedExternalClient[MR]) *Connector[MR] {
 	return &Connector[MR]{
-		usage:    resource.NewProviderConfigUsageTracker(kube, &v1alpha1.ProviderConfigUsage{}),
+		usage:    usage.NewTracker(kube),
 		sessions: sessions,
 		region:   region,
 		external: external,
@@ -59,13 +60,18 @@ func New[MR resource.ModernManaged](kube client.Client, sessions *awsconfig.Cach
 // Connect refuses a resource whose ClusterProviderConfig does not admit its
 // namespace, before it records any usage or calls AWS; it tracks the config's
 // usage before using it, so that a config in use cannot be deleted, then
-// builds the external client on the resource's session.
+// builds the external client on the resource's session. A resource being
+// deleted records nothing new: its usage, recorded before, stays until it
+// lets go (package usage), and its namespace may be terminating, where the
+// API server creates nothing.
 func (c *Connector[MR]) Connect(ctx context.Context, mg MR) (managed.TypedExternalClient[MR], error) {
 	if err := c.sessions.Admit(ctx, mg); err != nil {
 		return nil, err
 	}
-	if err := c.usage.Track(ctx, mg); err != nil {
-		return nil, errors.Wrap(err, errTrackUsage)
+	if !meta.WasDeleted(mg) {
+		if err := c.usage.Track(ctx, mg); err != nil {
+			return nil, errors.Wrap(err, errTrackUsage)
+		}
 	}
 	s, err := c.sessions.Session(ctx, mg, c.region(mg))
 	if err != nil {

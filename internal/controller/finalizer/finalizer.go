@@ -26,8 +26,10 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cloudkinds/provider-aws-services/internal/controller/memory"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/usage"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
 
@@ -69,6 +71,8 @@ type Deferred struct {
 	ToCreate         *ToCreate
 	PoliciesHonoured bool
 	Claims           *ownership.Claims
+	// Kube releases the object's use of its provider config.
+	Kube client.Client
 }
 
 // RemoveFinalizer lets the object go. Its ownership claims are released
@@ -85,13 +89,24 @@ func (f *Deferred) RemoveFinalizer(ctx context.Context, obj resource.Object) err
 	if err := f.Claims.ReleaseAll(ctx, obj.GetUID()); err != nil {
 		return err
 	}
-	return f.Finalizer.RemoveFinalizer(ctx, obj)
+	return f.letGo(ctx, obj)
 }
 
 // retain keeps the object's claims for its namespace, then lets it go.
 func (f *Deferred) retain(ctx context.Context, obj resource.Object) error {
 	if err := f.Claims.RetainAll(ctx, obj.GetUID()); err != nil {
 		return err
+	}
+	return f.letGo(ctx, obj)
+}
+
+// letGo releases the object's use of its provider config, which its
+// deletion no longer needs, then removes its finalizer.
+func (f *Deferred) letGo(ctx context.Context, obj resource.Object) error {
+	if f.Kube != nil {
+		if err := usage.Release(ctx, f.Kube, obj); err != nil {
+			return err
+		}
 	}
 	return f.Finalizer.RemoveFinalizer(ctx, obj)
 }

@@ -23,9 +23,12 @@ package setup
 
 import (
 	"context"
+	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -36,6 +39,8 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/sweep"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/usage"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
 )
@@ -134,6 +139,24 @@ type Shared struct {
 	// (ackannotations.NamespacesReadable): only then are their deletion
 	// policies read.
 	NamespacesReadable bool
+	// SweepEvery is how often the claims and usages whose owner went
+	// without releasing them are swept; 0 is sweep.DefaultEvery.
+	SweepEvery time.Duration
+}
+
+// sweepEvery is how often the sweeps run.
+func (s Shared) sweepEvery() time.Duration {
+	if s.SweepEvery > 0 {
+		return s.SweepEvery
+	}
+	return sweep.DefaultEvery
+}
+
+// Sweeps returns the provider's sweeps of records whose owner went without
+// releasing them that are not any one kind's: the config usages.
+func (s Shared) Sweeps(mgr ctrl.Manager, log logging.Logger) []*sweep.Periodic {
+	u := &usage.Sweep{Kube: mgr.GetClient(), Scheme: mgr.GetScheme(), Record: event.NewAPIRecorder(mgr.GetEventRecorderFor("usage-sweep"))} //nolint:staticcheck,nolintlint // as managedoptions.For
+	return []*sweep.Periodic{{What: "the usages of provider configs", Every: s.sweepEvery(), Once: u.Once, Log: log}}
 }
 
 // ownership describes the kind to the ownership checks; its claims are kept

@@ -44,6 +44,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/controller/readyatcreate"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/references"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/relook"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/sweep"
 	"github.com/cloudkinds/provider-aws-services/internal/externalname"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
@@ -148,7 +149,7 @@ func newPath[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, 
 	p.resolver = references.New(p.kube)
 	p.finalizer = &finalizer.Deferred{
 		Finalizer: resource.NewAPIFinalizer(p.kube, managed.FinalizerName),
-		ToCreate:  p.toCreate, PoliciesHonoured: p.policiesHonoured, Claims: p.owners.Claims,
+		ToCreate:  p.toCreate, PoliciesHonoured: p.policiesHonoured, Claims: p.owners.Claims, Kube: p.kube,
 	}
 	var namespaces client.Reader
 	if shared.NamespacesReadable {
@@ -165,7 +166,16 @@ func newPath[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, 
 		}
 	}
 	// Who asks first for an identity is read from the cache by this index.
-	err := mgr.GetFieldIndexer().IndexField(context.Background(), k.Object, ownership.IndexField, p.owners.Index)
+	if err := mgr.GetFieldIndexer().IndexField(context.Background(), k.Object, ownership.IndexField, p.owners.Index); err != nil {
+		return nil, err
+	}
+	// Claims whose holder went without releasing them are released.
+	kind := k.GroupVersionKind.Kind
+	err := mgr.Add(&sweep.Periodic{What: "the ownership claims of " + kind, Every: shared.sweepEvery(), Log: o.Logger, Once: func(ctx context.Context) error {
+		n, err := p.owners.Claims.Sweep(ctx)
+		sweep.Swept.WithLabelValues("claims", kind).Add(float64(n))
+		return err
+	}})
 	return p, err
 }
 

@@ -1,0 +1,116 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package usage
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/prometheus/client_golang/prometheus"
+	kerrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
+)
+
+// ReasonAbandoned is the reason of the Event that reports a managed resource
+// that went without the provider deleting or keeping its AWS resource.
+const ReasonAbandoned event.Reason = "ManagedResourceAbandoned"
+
+// Abandoned counts the managed resources that went without the provider
+// letting them go (their finalizer removed by someone else), by kind.
+var Abandoned = prometheus.NewCounterVec(prometheus.CounterOpts{
+	Name: "provider_aws_services_abandoned_resources_total",
+	Help: "Managed resources that went without the provider deleting or keeping their AWS resource (someone removed their finalizer): their AWS resource may remain. By kind.",
+}, []string{"kind"})
+
+func init() {
+	ctrlmetrics.Registry.MustRegister(Abandoned)
+}
+
+// A Sweep releases the usages whose managed resource is gone: one whose
+// finalizer someone removed goes without Release. Each is reported (an
+// Event on the usage, naming the resource, and Abandoned), since its AWS
+// resource may remain. It also puts Finalizer on the usages of resources
+// that exist and lack it (recorded by a release without it).
+type Sweep struct {
+	Kube   client.Client
+	Scheme *runtime.Scheme
+	Record event.Recorder
+}
+
+// Once sweeps the usages once, from the cache.
+func (s *Sweep) Once(ctx context.Context) error {
+	l := &v1alpha1.ProviderConfigUsageList{}
+	if err := s.Kube.List(ctx, l); err != nil {
+		return err
+	}
+	for i := range l.Items {
+		u := &l.Items[i]
+		exists, err := s.resourceExists(ctx, u)
+		switch {
+		case err != nil:
+			return err
+		case exists && !meta.FinalizerExists(u, Finalizer):
+			before := u.DeepCopy()
+			meta.AddFinalizer(u, Finalizer)
+			if err := s.Kube.Patch(ctx, u, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); client.IgnoreNotFound(err) != nil {
+				return err
+			}
+		case !exists && meta.FinalizerExists(u, Finalizer):
+			if err := release(ctx, s.Kube, u); err != nil {
+				return err
+			}
+			r := u.ResourceReference
+			Abandoned.WithLabelValues(r.Kind).Inc()
+			s.Record.Event(u, event.Warning(ReasonAbandoned, fmt.Errorf("%s %s/%s went without the provider deleting or keeping its AWS resource (its finalizer was removed): the resource may remain on AWS, and its ownership claim is released", r.Kind, u.Namespace, r.Name)))
+		}
+	}
+	return nil
+}
+
+// resourceExists reports whether the managed resource a usage records
+// exists: the object of its reference, with the UID the usage is named by.
+func (s *Sweep) resourceExists(ctx context.Context, u *v1alpha1.ProviderConfigUsage) (bool, error) {
+	r := u.ResourceReference
+	gv, err := schema.ParseGroupVersion(r.APIVersion)
+	if err != nil {
+		return false, nil //nolint:nilerr // a reference that names no kind names nothing that exists
+	}
+	o, err := s.Scheme.New(gv.WithKind(r.Kind))
+	if err != nil {
+		return false, nil //nolint:nilerr // a kind this provider does not know is no resource of its own
+	}
+	obj, ok := o.(client.Object)
+	if !ok {
+		return false, nil
+	}
+	err = s.Kube.Get(ctx, types.NamespacedName{Namespace: u.Namespace, Name: r.Name}, obj)
+	if kerrors.IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return string(obj.GetUID()) == u.Name, nil
+}
