@@ -65,6 +65,19 @@ func New[MR resource.ModernManaged](kube client.Client, sessions *awsconfig.Cach
 // lets go (package usage), and its namespace may be terminating, where the
 // API server creates nothing.
 func (c *Connector[MR]) Connect(ctx context.Context, mg MR) (managed.TypedExternalClient[MR], error) {
+	ec, err := c.connect(ctx, mg)
+	if err != nil && meta.WasDeleted(mg) {
+		// A deletion that cannot reach AWS says how to let the object go.
+		return nil, errors.Wrap(err, WayOut)
+	}
+	return ec, err
+}
+
+// WayOut is what a deletion that cannot reach or change AWS advises: safe
+// for anyone to follow, since it deletes nothing.
+const WayOut = "cannot delete the AWS resource; to let this object go and keep the resource on AWS, annotate it services.k8s.aws/deletion-policy: retain"
+
+func (c *Connector[MR]) connect(ctx context.Context, mg MR) (managed.TypedExternalClient[MR], error) {
 	if err := c.sessions.Admit(ctx, mg); err != nil {
 		return nil, err
 	}

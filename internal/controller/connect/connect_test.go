@@ -51,10 +51,23 @@ func TestConnect(t *testing.T) {
 		calls  int
 	}
 	cases := map[string]struct {
-		reason string
-		ns     string
-		want   want
+		reason  string
+		ns      string
+		deleted bool
+		want    want
 	}{
+		"AdmittedDeleting": {
+			reason:  "A resource being deleted records no usage (its namespace may be terminating, where nothing can be made), and still gets a client.",
+			ns:      "team-a",
+			deleted: true,
+			want:    want{calls: 1},
+		},
+		"RefusedDeleting": {
+			reason:  "A deletion that cannot connect says how to let the object go without deleting anything.",
+			ns:      "team-b",
+			deleted: true,
+			want:    want{err: errors.Wrap(errors.New(`ClusterProviderConfig "default" does not admit namespace "team-b" (spec.namespaces): use a provider config that does`), WayOut)},
+		},
 		"Admitted": {
 			reason: "A resource of a namespace its config admits records its usage, then gets a client on a session.",
 			ns:     "team-a",
@@ -89,6 +102,10 @@ func TestConnect(t *testing.T) {
 			mg := &streamingv1alpha1.DeliveryStream{ObjectMeta: metav1.ObjectMeta{Namespace: tc.ns, Name: "s", UID: "uid-1"}}
 			mg.SetGroupVersionKind(streamingv1alpha1.DeliveryStreamGroupVersionKind)
 			mg.Spec.ProviderConfigReference = &xpv2.ProviderConfigReference{Kind: v1alpha1.ClusterProviderConfigKind, Name: "default"}
+			if tc.deleted {
+				now := metav1.Now()
+				mg.SetDeletionTimestamp(&now)
+			}
 
 			c := New(kube, awsconfig.NewCache(kube), func(*streamingv1alpha1.DeliveryStream) *string { return nil },
 				func(*streamingv1alpha1.DeliveryStream, *awsconfig.Session) managed.TypedExternalClient[*streamingv1alpha1.DeliveryStream] {

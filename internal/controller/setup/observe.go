@@ -19,6 +19,7 @@ package setup
 import (
 	"context"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
@@ -26,7 +27,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/connect"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/finalizer"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/pace"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/readyatcreate"
@@ -64,6 +67,16 @@ func (o *observeStep[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCr
 	}
 	o.relook.Created(mg.GetUID(), o.scope)
 	return c, nil
+}
+
+// Delete deletes the resource; one AWS refuses (credentials revoked, a role
+// gone) says how to let the object go.
+func (o *observeStep[MR]) Delete(ctx context.Context, mg MR) (managed.ExternalDelete, error) {
+	d, err := o.TypedExternalClient.Delete(ctx, mg)
+	if c := awserrors.Classify(err); c == awserrors.AccessDenied || c == awserrors.Terminal {
+		return d, errors.Wrap(err, connect.WayOut)
+	}
+	return d, err
 }
 
 func (o *observeStep[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObservation, error) {
