@@ -26,7 +26,7 @@ TEST_FLAGS    ?= -count=1 -p 1
 export KUBEBUILDER_ASSETS := $(CONTROLPLANE)
 
 
-.PHONY: all generate build controlplane controlplane-run test test.unit test.integration test.integration.build test.e2e test.package test.package.run bench bench.classic chaos package-tools image xpkg lint reviewable run dev dev-down clean
+.PHONY: all generate build controlplane controlplane-run test test.unit test.integration test.integration.build test.e2e test.package test.package.run test.container test.container.run bench bench.classic chaos package-tools image xpkg lint reviewable run dev dev-down clean
 
 all: build
 
@@ -70,8 +70,8 @@ controlplane:
 	hack/controlplane/build.sh $(CONTROLPLANE)
 
 ## test: the linters, unit tests, integration tests against a real kube-apiserver and etcd,
-## the local stack end to end, and the package installed and composed by Crossplane.
-## hack/test.sh runs these stages in lanes side by side (TEST_LANES=1: one after the
+## the local stack end to end, the package installed and composed by Crossplane, and the runtime
+## image run by runc as it ships. hack/test.sh runs these stages in lanes side by side (TEST_LANES=1: one after the
 ## other), each into _output/test-logs/STAGE.log, printed when it fails, and ends with
 ## a table of each stage's time and result; it fails if any stage failed.
 test:
@@ -103,6 +103,18 @@ test.package: xpkg
 # The package tests, on the package xpkg built.
 test.package.run: controlplane
 	cd hack/package && $(GO) test $(TEST_FLAGS) ./...
+
+## test.container: the amd64 image as it ships, run by runc (from Debian's packages, installed when
+## missing by hack/container/runc.sh; root only): unpacked into an OCI bundle, as the image's non-root
+## user on a read-only root filesystem with no capabilities, with a ServiceAccount's token mounted as
+## a kubelet mounts it, against a real API server; ready, serving its metrics, an example Ready against
+## the emulator over TLS with a CA mounted through SSL_CERT_DIR, Amazon's roots in the CA bundle it ships.
+test.container: image
+	$(MAKE) --no-print-directory test.container.run
+
+# The container test, on the image make image built (make test's xpkg stage builds it).
+test.container.run: controlplane
+	runc=$$(hack/container/runc.sh) && RUNC=$$runc $(GO) test $(TEST_FLAGS) -v -timeout 10m -tags e2e ./test/container/
 
 ## chaos: the crash storm at full size: 100 resources, 10 SIGKILLs, 20% throttling, 5% server errors.
 ## `make test` runs a small storm of the same test.

@@ -6,7 +6,8 @@
 #   package, the longest stage, split in two runs (integration.1 and .2), one
 #   per lane; make dev end to end, the crash storm with the scale package's
 #   tests (chaos), and the package installed and composed by Crossplane in the
-#   third;
+#   third; and a fourth API lane, the runtime image run by runc as it ships
+#   (container), which starts once the package stage has built the image;
 #   two CPU lanes, niced so that the API lanes' time budgets keep their CPU,
 #   with the stages that need no API server: the package build in one, lint
 #   and unit tests in the other (one's downloads and links leave the CPU to
@@ -101,6 +102,12 @@ api_lane() {
 xpkg_lane() {
   stage xpkg -- xpkg
 }
+# The image the xpkg stage built (make xpkg builds make image first), run by
+# runc; at normal priority, beside the API lanes, since its provider and
+# control plane wait on each other as theirs do.
+container_lane() {
+  stage container controlplane xpkg -- test.container.run
+}
 lint_lane() {
   stage lint -- lint
   stage unit -- test.unit
@@ -119,14 +126,17 @@ if [ "${TEST_LANES:-2}" = 1 ]; then
   integration1_lane
   integration2_lane
   api_lane
+  container_lane
 else
-  say "running the stages in five lanes side by side (logs in $logs)"
+  say "running the stages in six lanes side by side (logs in $logs)"
   set -m # each lane in a process group of its own, for cleanup
   integration1_lane &
   lanes+=($!)
   integration2_lane &
   lanes+=($!)
   api_lane &
+  lanes+=($!)
+  container_lane &
   lanes+=($!)
   (renice -n 19 -p "$BASHPID" >/dev/null && xpkg_lane) &
   lanes+=($!)
@@ -139,7 +149,7 @@ fi
 # The table.
 failed=0 passed=0
 printf '\n%-18s %8s  %s\n' stage seconds result
-for name in controlplane xpkg lint unit integration.build integration.1 integration.2 e2e chaos package; do
+for name in controlplane xpkg lint unit integration.build integration.1 integration.2 e2e chaos package container; do
   read -r status secs rest <"$logs/$name.status" 2>/dev/null || { status=missing; secs=-; rest=; }
   printf '%-18s %8s  %s\n' "$name" "$secs" "$status${rest:+ $rest}"
   if [ "$status" = ok ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
