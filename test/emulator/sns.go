@@ -183,14 +183,19 @@ func (s *Server) subscribe(req *request, form url.Values) (any, *apiError) {
 	}
 	returnARN := form.Get("ReturnSubscriptionArn") == "true"
 
-	// Subscribe is idempotent for the same topic, protocol and endpoint.
+	// Subscribe is idempotent for the same topic, protocol and endpoint:
+	// SNS answers with the existing subscription when each attribute sent
+	// is what it shows (whatever else it holds, and whatever attributes
+	// it holds when none are sent), and refuses the call otherwise. It
+	// says nothing of who made the subscription it answers with.
 	for _, sub := range s.subscriptions {
 		if sub.topicARN == topicARN && sub.protocol == protocol && sub.endpoint == endpoint {
+			shown := sub.settableAttributes()
 			for k, v := range attrs {
 				if k == "DeliveryPolicy" {
 					v = storedDeliveryPolicy(v)
 				}
-				if sub.attributes[k] != v {
+				if shown[k] != v {
 					return nil, invalidParameter("Attributes Reason: Subscription already exists with different attributes")
 				}
 			}
@@ -275,19 +280,13 @@ func (s *Server) getSubscriptionAttributes(_ *request, form url.Values) (any, *a
 		"Owner":                        s.opts.Account,
 		"PendingConfirmation":          strconv.FormatBool(sub.pending),
 		"ConfirmationWasAuthenticated": strconv.FormatBool(sub.authenticated),
-		"RawMessageDelivery":           "false",
 		"SubscriptionPrincipal":        "arn:aws:iam::" + s.opts.Account + ":user/emulator",
 	}
-	for k, v := range sub.attributes {
+	for k, v := range sub.settableAttributes() {
 		attrs[k] = v
 	}
 	if sub.protocol == "http" || sub.protocol == "https" {
 		attrs["EffectiveDeliveryPolicy"] = effectiveDeliveryPolicy(sub.attributes["DeliveryPolicy"])
-	}
-	if _, ok := sub.attributes["FilterPolicy"]; ok {
-		if _, scoped := sub.attributes["FilterPolicyScope"]; !scoped {
-			attrs["FilterPolicyScope"] = "MessageAttributes"
-		}
 	}
 	var b strings.Builder
 	b.WriteString("<Attributes>")
@@ -296,6 +295,20 @@ func (s *Server) getSubscriptionAttributes(_ *request, form url.Values) (any, *a
 	}
 	b.WriteString("</Attributes>")
 	return queryResult{Inner: b.String()}, nil
+}
+
+// settableAttributes are the settable attributes of a subscription as SNS
+// shows them: those set, and the defaults of RawMessageDelivery and, beside
+// a filter policy, of its scope.
+func (sub *subscription) settableAttributes() map[string]string {
+	out := map[string]string{"RawMessageDelivery": "false"}
+	if _, ok := sub.attributes["FilterPolicy"]; ok {
+		out["FilterPolicyScope"] = "MessageAttributes"
+	}
+	for k, v := range sub.attributes {
+		out[k] = v
+	}
+	return out
 }
 
 // storedDeliveryPolicy is a delivery policy as SNS stores and returns it:

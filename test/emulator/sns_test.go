@@ -22,6 +22,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestSNSSubscriptions(t *testing.T) {
@@ -112,6 +113,54 @@ func TestSNSSubscriptions(t *testing.T) {
 	wantCode(t, err, "NotFound", "Subscription does not exist")
 	_, err = c.DeleteTopic(ctx, &sns.DeleteTopicInput{TopicArn: aws.String(topic)})
 	wantCode(t, err, "NotFound", "Topic does not exist")
+}
+
+// TestSNSSubscribeWhatIsSubscribedAlready: SNS answers a Subscribe of a
+// topic, protocol and endpoint subscribed already with that subscription,
+// made by whoever made it, when each attribute sent is what it shows; it
+// refuses one that sends another value. Neither makes or changes anything.
+func TestSNSSubscribeWhatIsSubscribedAlready(t *testing.T) {
+	e, cfg, _ := start(t, "AKIDSUBSCRIBER")
+	c := sns.NewFromConfig(cfg)
+	topic := must(c.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("existing")}))(t).TopicArn
+	subscribe := func(attrs map[string]string) (*sns.SubscribeOutput, error) {
+		return c.Subscribe(ctx, &sns.SubscribeInput{TopicArn: topic, Protocol: aws.String("sqs"),
+			Endpoint: aws.String("arn:aws:sqs:us-east-1:000000000000:theirs"), ReturnSubscriptionArn: true, Attributes: attrs})
+	}
+	theirs := aws.ToString(must(subscribe(map[string]string{"FilterPolicy": `{"team":["a"]}`}))(t).SubscriptionArn)
+	before := must(c.GetSubscriptionAttributes(ctx, &sns.GetSubscriptionAttributesInput{SubscriptionArn: aws.String(theirs)}))(t).Attributes
+	creations := len(e.Creations())
+
+	const refused = "Invalid parameter: Attributes Reason: Subscription already exists with different attributes"
+	cases := map[string]struct {
+		attrs   map[string]string
+		refused bool
+	}{
+		"TheSameAttributes":         {attrs: map[string]string{"FilterPolicy": `{"team":["a"]}`}},
+		"NoAttributes":              {},
+		"TheDefaultsItShows":        {attrs: map[string]string{"RawMessageDelivery": "false", "FilterPolicyScope": "MessageAttributes"}},
+		"AnotherFilterPolicy":       {attrs: map[string]string{"FilterPolicy": `{"team":["b"]}`}, refused: true},
+		"AnAttributeOfAnotherValue": {attrs: map[string]string{"FilterPolicy": `{"team":["a"]}`, "RawMessageDelivery": "true"}, refused: true},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			out, err := subscribe(tc.attrs)
+			if tc.refused {
+				wantCode(t, err, "InvalidParameter", refused)
+				return
+			}
+			if got := aws.ToString(must(out, err)(t).SubscriptionArn); got != theirs {
+				t.Errorf("answered with %s, want the existing %s", got, theirs)
+			}
+		})
+	}
+	after := must(c.GetSubscriptionAttributes(ctx, &sns.GetSubscriptionAttributesInput{SubscriptionArn: aws.String(theirs)}))(t).Attributes
+	if diff := cmp.Diff(before, after); diff != "" {
+		t.Errorf("the existing subscription changed: -before, +after:\n%s", diff)
+	}
+	if n := len(e.Creations()) - creations; n != 0 {
+		t.Errorf("%d creations", n)
+	}
 }
 
 func TestSTSCallerIdentity(t *testing.T) {

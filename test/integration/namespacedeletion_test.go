@@ -166,7 +166,7 @@ func TestAnAbandonedResourceIsReported(t *testing.T) {
 		}
 		u := &apisv1alpha1.ProviderConfigUsage{}
 		if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: string(uid)}, u); !kerrors.IsNotFound(err) {
-			return fmt.Errorf("the usage stays: %v", err)
+			return fmt.Errorf("the usage stays: %w", err)
 		}
 		if cl := claimOf(t, mg); cl.Holder != "" {
 			return fmt.Errorf("its claim is still held, by %s", cl.Holder)

@@ -42,6 +42,8 @@ type API interface {
 
 // ErrDifferentAttributes is SNS's answer to a Subscribe for a topic,
 // protocol and endpoint that are subscribed already, with other attributes.
+// With the same attributes, or none, SNS answers with the existing
+// subscription's ARN instead, as if it had made it.
 const ErrDifferentAttributes = "InvalidParameter: already exists with different attributes"
 
 // arnPending is what ListSubscriptionsByTopic shows in place of the ARN of a
@@ -56,6 +58,7 @@ const (
 	AttrRawMessageDelivery      = "RawMessageDelivery"
 	AttrRedrivePolicy           = "RedrivePolicy"
 	AttrSubscriptionRoleArn     = "SubscriptionRoleArn"
+	AttrReplayPolicy            = "ReplayPolicy"
 	AttrPendingConfirmation     = "PendingConfirmation"
 	AttrConfirmationWasAuth     = "ConfirmationWasAuthenticated"
 	AttrEffectiveDeliveryPolicy = "EffectiveDeliveryPolicy"
@@ -105,14 +108,42 @@ func SubscribeInput(p *v1alpha1.SubscriptionParameters) *sns.SubscribeInput {
 	return in
 }
 
-// ExistingSubscriptionInput asks SNS for the ARN of the subscription of the
-// spec's topic, protocol and endpoint that exists already: Subscribe is
-// idempotent for those three, and without attributes it cannot be refused
-// for having other attributes. Attributes are then set one by one.
-func ExistingSubscriptionInput(p *v1alpha1.SubscriptionParameters) *sns.SubscribeInput {
-	in := SubscribeInput(p)
-	in.Attributes = nil
-	return in
+// settable are the attributes a Subscribe may set: the spec's, and
+// ReplayPolicy, which no spec sets.
+var settable = []string{AttrDeliveryPolicy, AttrFilterPolicy, AttrFilterPolicyScope, AttrRawMessageDelivery, AttrRedrivePolicy, AttrReplayPolicy, AttrSubscriptionRoleArn}
+
+// policies are the attributes that hold JSON documents, which SNS stores in
+// its own form.
+var policies = map[string]bool{AttrDeliveryPolicy: true, AttrFilterPolicy: true, AttrRedrivePolicy: true, AttrReplayPolicy: true}
+
+// defaults are what SNS shows of an attribute no one set: messages are not
+// raw, and a filter policy applies to the message attributes.
+var defaults = map[string]string{AttrRawMessageDelivery: "false", AttrFilterPolicyScope: "MessageAttributes"}
+
+// NotAsSent returns the settable attributes, sorted, in which a subscription
+// as SNS stores them (stored) is not what a Subscribe sent (sent): another
+// value, or a value where the Subscribe sent none, SNS's defaults aside.
+// SNS answers a Subscribe of a topic, protocol and endpoint subscribed
+// already with the existing subscription's ARN when the attributes sent
+// agree with its own, and whatever else it holds: only a subscription that
+// holds exactly what was sent can be that Subscribe's work.
+func NotAsSent(sent, stored map[string]string) []string {
+	differ := make([]string, 0, len(settable))
+	for _, name := range settable {
+		want, ok := sent[name]
+		if !ok {
+			want = defaults[name]
+		}
+		got, ok := stored[name]
+		if !ok {
+			got = defaults[name]
+		}
+		if got == want || (policies[name] && diff.JSONEqual(want, got)) {
+			continue
+		}
+		differ = append(differ, name)
+	}
+	return differ
 }
 
 // Find looks for the subscription of the spec's protocol and endpoint among a

@@ -21,6 +21,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
 )
@@ -38,6 +39,51 @@ func TestSubscribeInput(t *testing.T) {
 		TopicARN: aws.String("arn:aws:sns:us-east-1:000000000000:t"), SubscriptionRoleARN: aws.String("arn:aws:iam::000000000000:role/r")})
 	if aws.ToString(in.Protocol) != "firehose" || !in.ReturnSubscriptionArn || in.Attributes["SubscriptionRoleArn"] != "arn:aws:iam::000000000000:role/r" {
 		t.Errorf("input: %+v", in)
+	}
+}
+
+func TestNotAsSent(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		sent   map[string]string
+		stored map[string]string
+		want   []string
+	}{
+		"NothingSentNothingSet": {
+			reason: "SNS's defaults are what a Subscribe without attributes makes.",
+			stored: map[string]string{"RawMessageDelivery": "false", "Protocol": "sqs", "PendingConfirmation": "false"},
+		},
+		"AsSentInSNSsForm": {
+			reason: "Policies SNS stores in its own form, and the defaults it shows beside them, are what was sent.",
+			sent:   map[string]string{"FilterPolicy": `{ "a": ["b"] }`, "DeliveryPolicy": `{"healthyRetryPolicy":{"numRetries":5}}`},
+			stored: map[string]string{"FilterPolicy": `{"a":["b"]}`, "FilterPolicyScope": "MessageAttributes", "RawMessageDelivery": "false",
+				"DeliveryPolicy":          `{"healthyRetryPolicy":{"numRetries":5,"minDelayTarget":null},"sicklyRetryPolicy":null,"guaranteed":false}`,
+				"EffectiveDeliveryPolicy": `{"healthyRetryPolicy":{"numRetries":5}}`},
+		},
+		"AnotherValue": {
+			reason: "A value other than the one sent.",
+			sent:   map[string]string{"FilterPolicy": `{"a":["b"]}`},
+			stored: map[string]string{"FilterPolicy": `{"a":["c"]}`},
+			want:   []string{"FilterPolicy"},
+		},
+		"SetWhereNoneWasSent": {
+			reason: "SNS answers a Subscribe with an existing subscription whatever else it holds: what was not sent counts too.",
+			sent:   map[string]string{"FilterPolicy": `{"a":["b"]}`},
+			stored: map[string]string{"FilterPolicy": `{"a":["b"]}`, "RawMessageDelivery": "true", "ReplayPolicy": `{"pointType":"Timestamp"}`},
+			want:   []string{"RawMessageDelivery", "ReplayPolicy"},
+		},
+		"SentButMissing": {
+			reason: "An attribute sent that the subscription lacks.",
+			sent:   map[string]string{"RedrivePolicy": `{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:dlq"}`, "FilterPolicyScope": "MessageBody"},
+			want:   []string{"FilterPolicyScope", "RedrivePolicy"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, NotAsSent(tc.sent, tc.stored), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
+			}
+		})
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"net/http"
 	"slices"
 	"strings"
 
@@ -52,10 +53,12 @@ const (
 	errSet         = "cannot set attribute %s of subscription"
 	errUnsubscribe = "cannot unsubscribe"
 	errLookup      = "cannot look up the subscription among the topic's subscriptions"
-	errExisting    = "cannot learn the ARN of the existing subscription"
 	errMismatch    = "the subscription named by the external name subscribes %s of %s to %s, not what the spec says (%s of %s to %s)"
+	errVerify      = "cannot tell whether subscription %s, which SNS answered the subscribe with, is this object's work, as its attributes cannot be read: %s"
 
-	msgPending = "waiting for the endpoint to confirm the subscription; SNS deletes a subscription that is not confirmed within three days"
+	msgPending     = "waiting for the endpoint to confirm the subscription; SNS deletes a subscription that is not confirmed within three days"
+	msgExistsOther = "SNS already has subscription %q, with attributes other than those this object sent (%s); this object did not make it and does not change it"
+	msgNotAsSent   = "SNS answered the subscribe with subscription %s, which it already had: its attributes %s are not those this object sent; this object did not make it and does not change it"
 )
 
 // Create is the AWS operation that creates the resource.
@@ -119,6 +122,9 @@ type external struct {
 	session *awsconfig.Session
 
 	updates map[string]string
+	// subscribed is true once this reconcile's Create called Subscribe,
+	// under the claim ownership took for it.
+	subscribed bool
 	// What the last Observe found, for ownership: SNS cannot tag a
 	// subscription nor says when it was made, so only its ARN tells.
 	ownership.Observed
@@ -127,8 +133,8 @@ type external struct {
 // Observe reads the subscription's attributes. Without an ARN it first looks
 // the subscription up by topic, protocol and endpoint: before a create, to
 // find one that exists already (whose it is, ownership decides); after a
-// create was attempted, because the provider may have been stopped before it
-// could record the ARN Subscribe returned.
+// create was attempted, because the provider may have been stopped, or the
+// answer lost, before it could record the ARN Subscribe returned.
 func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (managed.ExternalObservation, error) {
 	arn := meta.GetExternalName(mg)
 	recovered := false
@@ -139,7 +145,6 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (mana
 			return managed.ExternalObservation{}, err
 		case found != "":
 			arn, recovered = found, true
-			meta.SetExternalName(mg, arn)
 		case waiting && !ownership.HoldsClaim(ctx) && !ownership.WantsToAdopt(mg):
 			// Someone's subscription waits for its endpoint to
 			// confirm, with its ARN hidden: it exists, and this object
@@ -160,6 +165,17 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (mana
 		return managed.ExternalObservation{}, awserrors.Wrap(err, errGet)
 	}
 	attrs := out.Attributes
+	if recovered {
+		if !e.ownCreateMayHaveMade(ctx, mg, attrs) {
+			// Someone else's, made while this object's creates were
+			// failing: a create follows, whose Subscribe SNS answers
+			// with it or refuses, and which does not take it (Create).
+			// Deleting the object deletes only the object.
+			e.Observed = ownership.Observed{}
+			return managed.ExternalObservation{ResourceExists: false}, nil
+		}
+		meta.SetExternalName(mg, arn)
+	}
 	if meta.WasDeleted(mg) && snsclient.Pending(attrs) {
 		// SNS refuses to delete a subscription that is pending
 		// confirmation and deletes it itself when the confirmation
@@ -193,6 +209,34 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (mana
 	}, nil
 }
 
+// ownCreateMayHaveMade reports whether a subscription found by its topic,
+// protocol and endpoint, with attributes attrs, may be the work of the
+// object's own create whose answer was lost. Under the claim held for that
+// create, ownership takes what it finds for that work, and SNS says nothing
+// of who made a subscription: the create made one only with exactly the
+// attributes it sends, so one that holds others is not its work. That claim
+// is held when ownership says so, and in the look that follows this
+// reconcile's own create. A create interrupted before its result was
+// recorded (the provider stopped) may have sent attributes the spec changed
+// since, and is not held to that. Without that claim, ownership decides as it
+// does for anything found.
+func (e *external) ownCreateMayHaveMade(ctx context.Context, mg *v1alpha1.Subscription, attrs map[string]string) bool {
+	switch {
+	case e.subscribed:
+		// This reconcile's create sent what the spec says now; its
+		// records show it unfinished until the reconcile ends.
+	case !ownership.HoldsClaim(ctx), meta.ExternalCreateIncomplete(mg):
+		return true
+	}
+	return len(snsclient.NotAsSent(subscribeInput(mg).Attributes, attrs)) == 0
+}
+
+// subscribeInput is the Subscribe of mg's create, initProvider's attributes
+// included.
+func subscribeInput(mg *v1alpha1.Subscription) *sns.SubscribeInput {
+	return snsclient.SubscribeInput(initprovider.Merge(&mg.Spec.ForProvider, mg.Spec.InitProvider))
+}
+
 // matches verifies that the subscription the external name names is the one
 // the spec describes: its topic, protocol and endpoint cannot be changed, so
 // a mismatch is an error, never an update.
@@ -222,25 +266,54 @@ func (e *external) lookup(ctx context.Context, p *v1alpha1.SubscriptionParameter
 }
 
 // Create subscribes with every attribute in the same call; the ARN becomes
-// the external name. Subscribe is idempotent, so a retry after a lost answer
-// returns the same subscription. When the spec's attributes changed since
-// that lost answer, SNS refuses them; the existing subscription is then
-// taken as created, and the next reconcile sets its attributes (those of
-// forProvider: initProvider's are sent with Subscribe only).
+// the external name. SNS answers a Subscribe of a topic, protocol and
+// endpoint subscribed already with that subscription's ARN when the
+// attributes sent agree with its own, and refuses it otherwise: an answer
+// proves that this Subscribe made the subscription only when it holds
+// exactly the attributes sent, which are read back to tell. That is also
+// how the retry of a Subscribe whose answer was lost finds its own work.
+// Anyone else's subscription is not this object's: it is neither recorded
+// nor changed, and the ownership rules refuse it at the next Observe.
 func (e *external) Create(ctx context.Context, mg *v1alpha1.Subscription) (managed.ExternalCreation, error) {
-	p := initprovider.Merge(&mg.Spec.ForProvider, mg.Spec.InitProvider)
-	out, err := e.client.Subscribe(ctx, snsclient.SubscribeInput(p))
+	in := subscribeInput(mg)
+	e.subscribed = true
+	out, err := e.client.Subscribe(ctx, in)
 	if awserrors.Matches(err, snsclient.ErrDifferentAttributes) {
-		if out, err = e.client.Subscribe(ctx, snsclient.ExistingSubscriptionInput(&mg.Spec.ForProvider)); err != nil {
-			return managed.ExternalCreation{}, awserrors.Wrap(err, errExisting)
-		}
+		return managed.ExternalCreation{}, notMade{msg: fmt.Sprintf(msgExistsOther, Identity(mg), err), status: http.StatusBadRequest}
 	}
 	if err != nil {
 		return managed.ExternalCreation{}, awserrors.Wrap(err, errSubscribe)
 	}
-	meta.SetExternalName(mg, aws.ToString(out.SubscriptionArn))
+	arn := aws.ToString(out.SubscriptionArn)
+	got, err := e.client.GetSubscriptionAttributes(ctx, &sns.GetSubscriptionAttributesInput{SubscriptionArn: out.SubscriptionArn})
+	if err != nil {
+		// Whose the subscription is stays unknown, as after a lost
+		// answer: the error keeps AWS's words but not its answer, which
+		// the ownership client would take for AWS refusing the create,
+		// and then refuse this object a subscription it may have made.
+		return managed.ExternalCreation{}, fmt.Errorf(errVerify, arn, awserrors.Wrap(err, errGet).Error())
+	}
+	if differ := snsclient.NotAsSent(in.Attributes, got.Attributes); len(differ) > 0 {
+		return managed.ExternalCreation{}, notMade{msg: fmt.Sprintf(msgNotAsSent, arn, strings.Join(differ, ", ")), status: http.StatusOK}
+	}
+	meta.SetExternalName(mg, arn)
 	return managed.ExternalCreation{}, nil
 }
+
+// notMade says that SNS answered a Subscribe with a subscription this object
+// did not make. It carries the HTTP status of that answer: the ownership
+// client takes a create that AWS answered with an error for one that made
+// nothing, and records it in the object's claim, so that no later Observe
+// takes the subscription found for this object's work.
+type notMade struct {
+	msg    string
+	status int
+}
+
+func (e notMade) Error() string { return e.msg }
+
+// HTTPStatusCode is the status of SNS's answer.
+func (e notMade) HTTPStatusCode() int { return e.status }
 
 // Update sets each attribute that differs, one call each, as SNS requires.
 func (e *external) Update(ctx context.Context, mg *v1alpha1.Subscription) (managed.ExternalUpdate, error) {

@@ -18,6 +18,8 @@ package subscription
 
 import (
 	"context"
+	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -26,28 +28,34 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sns/types"
 	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/test"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
 	snsclient "github.com/cloudkinds/provider-aws-services/internal/clients/sns"
 	"github.com/cloudkinds/provider-aws-services/internal/conditions"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
 
-// fakeSNS answers GetSubscriptionAttributes with attrs, lists topic, and
-// records the attributes set and the Subscribe calls.
+// fakeSNS answers GetSubscriptionAttributes with attrs (or getErr), lists
+// topic, answers Subscribe with subscribed (or subscribeErr), and records the
+// attributes set and those each Subscribe sent.
 type fakeSNS struct {
 	snsclient.API
-	attrs      map[string]string
-	set        []string
-	topic      []types.Subscription
-	listed     int
-	subscribed []map[string]string
-	existing   string // the ARN of a subscription with other attributes
+	attrs        map[string]string
+	getErr       error
+	set          []string
+	topic        []types.Subscription
+	listed       int
+	sent         []map[string]string
+	subscribed   string
+	subscribeErr error
 }
 
 func (f *fakeSNS) ListSubscriptionsByTopic(context.Context, *sns.ListSubscriptionsByTopicInput, ...func(*sns.Options)) (*sns.ListSubscriptionsByTopicOutput, error) {
@@ -56,17 +64,17 @@ func (f *fakeSNS) ListSubscriptionsByTopic(context.Context, *sns.ListSubscriptio
 }
 
 func (f *fakeSNS) Subscribe(_ context.Context, in *sns.SubscribeInput, _ ...func(*sns.Options)) (*sns.SubscribeOutput, error) {
-	f.subscribed = append(f.subscribed, in.Attributes)
-	if f.existing != "" && len(in.Attributes) > 0 {
-		return nil, &smithy.GenericAPIError{Code: "InvalidParameter", Message: "Invalid parameter: Attributes Reason: Subscription already exists with different attributes"}
+	f.sent = append(f.sent, in.Attributes)
+	if f.subscribeErr != nil {
+		return nil, f.subscribeErr
 	}
-	if f.existing != "" {
-		return &sns.SubscribeOutput{SubscriptionArn: aws.String(f.existing)}, nil
-	}
-	return &sns.SubscribeOutput{SubscriptionArn: aws.String(arn)}, nil
+	return &sns.SubscribeOutput{SubscriptionArn: aws.String(f.subscribed)}, nil
 }
 
 func (f *fakeSNS) GetSubscriptionAttributes(context.Context, *sns.GetSubscriptionAttributesInput, ...func(*sns.Options)) (*sns.GetSubscriptionAttributesOutput, error) {
+	if f.getErr != nil {
+		return nil, f.getErr
+	}
 	return &sns.GetSubscriptionAttributesOutput{Attributes: f.attrs}, nil
 }
 
@@ -109,6 +117,26 @@ func TestObserve(t *testing.T) {
 		meta.SetExternalCreatePending(mg, time.Now())
 		return mg
 	}
+	// failed is an object whose creates failed: SNS may have made the
+	// subscription of one whose answer was lost, with what it sent.
+	failed := func() *v1alpha1.Subscription {
+		mg := fresh()
+		meta.SetExternalCreatePending(mg, time.Now().Add(-2*time.Minute))
+		meta.SetExternalCreateFailed(mg, time.Now().Add(-time.Minute))
+		return mg
+	}
+	deleted := func(mg func() *v1alpha1.Subscription) func() *v1alpha1.Subscription {
+		return func() *v1alpha1.Subscription {
+			o := mg()
+			now := metav1.NewTime(time.Now())
+			o.SetDeletionTimestamp(&now)
+			return o
+		}
+	}
+	// asSent are the attributes of the subscription the object's create
+	// makes, as SNS shows them.
+	asSent := attrs("false")
+	asSent["RawMessageDelivery"], asSent["FilterPolicyScope"] = "true", "MessageAttributes"
 	member := func(arn, endpoint string) types.Subscription {
 		return types.Subscription{SubscriptionArn: aws.String(arn), Protocol: aws.String("sqs"), Endpoint: aws.String(endpoint),
 			TopicArn: aws.String("arn:aws:sns:us-east-1:000000000000:orders")}
@@ -119,6 +147,9 @@ func TestObserve(t *testing.T) {
 		topic []types.Subscription
 		// holdsClaim is true when the object holds its identity's claim.
 		holdsClaim bool
+		// subscribed is true when the Observe follows this reconcile's
+		// own create.
+		subscribed bool
 		want       want
 	}{
 		"NoARNYetLooksBeforeCreating": {mg: fresh, want: want{listed: 1}},
@@ -147,16 +178,32 @@ func TestObserve(t *testing.T) {
 		"InterruptedCreateThatNeverReachedSNS": {mg: interrupted,
 			topic: []types.Subscription{member(arn+"9", "arn:aws:sqs:us-east-1:000000000000:other")},
 			want:  want{exists: false, listed: 1}},
+		"ItsLostCreatesWorkIsFound": {mg: failed, attrs: asSent, holdsClaim: true,
+			topic: []types.Subscription{member(arn, "arn:aws:sqs:us-east-1:000000000000:q")},
+			want:  want{exists: true, upToDate: true, lateInit: true, reason: xpv2.ReasonAvailable, externalName: arn, listed: 1}},
+		"OneWithOtherAttributesIsNotItsLostCreatesWork": {mg: failed, attrs: attrs("false"), holdsClaim: true,
+			topic: []types.Subscription{member(arn, "arn:aws:sqs:us-east-1:000000000000:q")},
+			want:  want{exists: false, listed: 1}},
+		"DeletingItLeavesOneWithOtherAttributes": {mg: deleted(failed), attrs: attrs("false"), holdsClaim: true,
+			topic: []types.Subscription{member(arn, "arn:aws:sqs:us-east-1:000000000000:q")},
+			want:  want{exists: false, listed: 1}},
+		"WithoutTheClaimOwnershipDecides": {mg: failed, attrs: attrs("false"),
+			topic: []types.Subscription{member(arn, "arn:aws:sqs:us-east-1:000000000000:q")},
+			want:  want{exists: true, upToDate: false, lateInit: true, reason: xpv2.ReasonAvailable, externalName: arn, listed: 1}},
+		"AnInterruptedCreateMayHaveSentAttributesChangedSince": {mg: interrupted, attrs: attrs("false"), holdsClaim: true,
+			topic: []types.Subscription{member(arn, "arn:aws:sqs:us-east-1:000000000000:q")},
+			want:  want{exists: true, upToDate: false, lateInit: true, reason: xpv2.ReasonAvailable, externalName: arn, listed: 1}},
+		"TheLookAfterItsOwnCreateDoesNotTakeOneWithOtherAttributes": {mg: interrupted, attrs: attrs("false"), subscribed: true,
+			topic: []types.Subscription{member(arn, "arn:aws:sqs:us-east-1:000000000000:q")},
+			want:  want{exists: false, listed: 1}},
+		"TheLookAfterItsOwnCreateFindsItsWork": {mg: interrupted, attrs: asSent, subscribed: true,
+			topic: []types.Subscription{member(arn, "arn:aws:sqs:us-east-1:000000000000:q")},
+			want:  want{exists: true, upToDate: true, lateInit: true, reason: xpv2.ReasonAvailable, externalName: arn, listed: 1}},
 		"ConfirmedWithAChangedAttribute": {mg: subscriptionMR, attrs: attrs("false"),
 			want: want{exists: true, upToDate: false, reason: xpv2.ReasonAvailable, externalName: arn}},
 		"PendingIsNeverUpdated": {mg: subscriptionMR, attrs: attrs("true"),
 			want: want{exists: true, upToDate: true, reason: conditions.ReasonPendingConfirmation, externalName: arn}},
-		"PendingAndDeletedIsReleased": {mg: func() *v1alpha1.Subscription {
-			mg := subscriptionMR()
-			now := metav1.NewTime(time.Now())
-			mg.SetDeletionTimestamp(&now)
-			return mg
-		}, attrs: attrs("true"), want: want{exists: false}},
+		"PendingAndDeletedIsReleased": {mg: deleted(subscriptionMR), attrs: attrs("true"), want: want{exists: false, externalName: arn}},
 		"AnotherEndpoint": {mg: func() *v1alpha1.Subscription {
 			mg := subscriptionMR()
 			mg.Spec.ForProvider.Endpoint = aws.String("arn:aws:sqs:us-east-1:000000000000:other")
@@ -167,9 +214,10 @@ func TestObserve(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			mg := tc.mg()
 			fake := &fakeSNS{attrs: tc.attrs, topic: tc.topic}
-			e := &external{client: fake, session: session}
+			e := &external{client: fake, session: session, subscribed: tc.subscribed}
 			obs, err := e.Observe(ownership.WithClaimHeld(context.Background(), tc.holdsClaim), mg)
-			got := want{exists: obs.ResourceExists, upToDate: obs.ResourceUpToDate, lateInit: obs.ResourceLateInitialized, listed: fake.listed}
+			got := want{exists: obs.ResourceExists, upToDate: obs.ResourceUpToDate, lateInit: obs.ResourceLateInitialized, listed: fake.listed,
+				externalName: meta.GetExternalName(mg)}
 			if err != nil {
 				// An error is expected when its text contains the wanted
 				// one; any other error shows in the diff.
@@ -179,7 +227,6 @@ func TestObserve(t *testing.T) {
 				}
 			} else if obs.ResourceExists {
 				got.reason = mg.GetCondition(xpv2.TypeReady).Reason
-				got.externalName = meta.GetExternalName(mg)
 			}
 			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
 				t.Errorf("-want, +got:\n%s", diff)
@@ -203,33 +250,113 @@ func TestUpdateSetsEachDifferingAttributeOnce(t *testing.T) {
 	}
 }
 
+// answer is an error SNS answered with, as the SDK returns it: with the
+// HTTP status that tells that SNS answered.
+func answer(status int, code, message string) error {
+	return &smithy.OperationError{ServiceID: "SNS", OperationName: "Subscribe", Err: &smithyhttp.ResponseError{
+		Response: &smithyhttp.Response{Response: &http.Response{StatusCode: status}},
+		Err:      &smithy.GenericAPIError{Code: code, Message: message},
+	}}
+}
+
 func TestCreate(t *testing.T) {
-	const other = arn + "-subscribed-before"
+	const other = arn + "-subscribed-by-someone-else"
+	identity := "sqs:arn:aws:sqs:us-east-1:000000000000:q on arn:aws:sns:us-east-1:000000000000:orders"
+	sent := map[string]string{"FilterPolicy": `{"a": ["b"]}`, "RawMessageDelivery": "true"}
+	// SNS shows what it stores, in its own form, beside its defaults.
+	stored := func(extra map[string]string) map[string]string {
+		a := attrs("false")
+		a["RawMessageDelivery"], a["FilterPolicyScope"] = "true", "MessageAttributes"
+		for k, v := range extra {
+			a[k] = v
+		}
+		return a
+	}
+	differentAttributes := answer(http.StatusBadRequest, "InvalidParameter", "Invalid parameter: Attributes Reason: Subscription already exists with different attributes")
+	throttled := answer(http.StatusBadRequest, "Throttling", "Rate exceeded")
+	noTopic := answer(http.StatusNotFound, "NotFound", "Topic does not exist")
 	type want struct {
 		externalName string
-		subscribed   []map[string]string
+		err          error
+		// answered is whether the ownership client takes the error for
+		// AWS's answer that nothing was made (awserrors.Answered).
+		answered bool
+		sent     []map[string]string
+		set      []string
 	}
-	withAttributes := map[string]string{"FilterPolicy": `{"a": ["b"]}`, "RawMessageDelivery": "true"}
 	cases := map[string]struct {
-		existing string
-		want     want
+		reason       string
+		spec         func(p *v1alpha1.SubscriptionParameters)
+		subscribed   string
+		subscribeErr error
+		attrs        map[string]string
+		getErr       error
+		want         want
 	}{
-		"NewSubscription": {want: want{externalName: arn, subscribed: []map[string]string{withAttributes}}},
-		"SubscribedBeforeWithOtherAttributesIsTakenAsCreated": {existing: other,
-			want: want{externalName: other, subscribed: []map[string]string{withAttributes, nil}}},
+		"ANewSubscriptionIsThisObjects": {
+			reason:     "A subscription that holds exactly what was sent, in SNS's form and with its defaults, is the Subscribe's work.",
+			subscribed: arn, attrs: stored(nil),
+			want: want{externalName: arn, sent: []map[string]string{sent}},
+		},
+		"TheRetryOfALostAnswerFindsItsOwnWork": {
+			reason:     "SNS answers the retry of a Subscribe whose answer was lost with the same subscription, which holds what was sent: it is this object's.",
+			subscribed: arn, attrs: stored(map[string]string{"PendingConfirmation": "true"}),
+			want: want{externalName: arn, sent: []map[string]string{sent}},
+		},
+		"OneWithOtherAttributesIsNotTaken": {
+			reason:       "SNS refuses a Subscribe when the subscription exists with other attributes: someone else's, neither subscribed again without attributes nor recorded.",
+			subscribeErr: differentAttributes,
+			want: want{
+				err:      notMade{msg: fmt.Sprintf(msgExistsOther, identity, differentAttributes), status: http.StatusBadRequest},
+				answered: true, sent: []map[string]string{sent},
+			},
+		},
+		"OneThatHoldsMoreThanWasSentIsNotTaken": {
+			reason:     "SNS answers with an existing subscription whose attributes agree with those sent, whatever else it holds: one holding more is not this Subscribe's work.",
+			subscribed: other, attrs: stored(map[string]string{"RedrivePolicy": `{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:theirs"}`}),
+			want: want{
+				err:      notMade{msg: fmt.Sprintf(msgNotAsSent, other, "RedrivePolicy"), status: http.StatusOK},
+				answered: true, sent: []map[string]string{sent},
+			},
+		},
+		"OneWithAFilterPolicyWhenNoneWasSentIsNotTaken": {
+			reason: "SNS answers a Subscribe without attributes with the existing subscription, whatever it holds.",
+			spec: func(p *v1alpha1.SubscriptionParameters) {
+				p.FilterPolicy, p.RawMessageDelivery = nil, nil
+			},
+			subscribed: other, attrs: stored(nil),
+			want: want{
+				err:      notMade{msg: fmt.Sprintf(msgNotAsSent, other, "FilterPolicy, RawMessageDelivery"), status: http.StatusOK},
+				answered: true, sent: []map[string]string{nil},
+			},
+		},
+		"AttributesThatCannotBeReadProveNothing": {
+			reason:     "Whose the subscription is stays unknown, as after a lost answer: the error is no answer of AWS to the create.",
+			subscribed: arn, getErr: throttled,
+			want: want{
+				err:  fmt.Errorf(errVerify, arn, awserrors.Wrap(throttled, errGet).Error()),
+				sent: []map[string]string{sent},
+			},
+		},
+		"OtherRefusalsAreAWSs": {
+			reason:       "Any other refusal is reported as AWS worded it.",
+			subscribeErr: noTopic,
+			want:         want{err: awserrors.Wrap(noTopic, errSubscribe), answered: true, sent: []map[string]string{sent}},
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			mg := subscriptionMR()
 			meta.SetExternalName(mg, "")
-			fake := &fakeSNS{existing: tc.existing}
-			e := &external{client: fake, session: &awsconfig.Session{Partition: "aws"}}
-			if _, err := e.Create(context.Background(), mg); err != nil {
-				t.Fatal(err)
+			if tc.spec != nil {
+				tc.spec(&mg.Spec.ForProvider)
 			}
-			got := want{externalName: meta.GetExternalName(mg), subscribed: fake.subscribed}
-			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
-				t.Errorf("-want, +got:\n%s", diff)
+			fake := &fakeSNS{subscribed: tc.subscribed, subscribeErr: tc.subscribeErr, attrs: tc.attrs, getErr: tc.getErr}
+			e := &external{client: fake, session: &awsconfig.Session{Partition: "aws"}}
+			_, err := e.Create(context.Background(), mg)
+			got := want{externalName: meta.GetExternalName(mg), err: err, answered: awserrors.Answered(err), sent: fake.sent, set: fake.set}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{}), test.EquateErrors()); diff != "" {
+				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}
