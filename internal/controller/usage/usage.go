@@ -37,6 +37,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -77,5 +78,12 @@ func release(ctx context.Context, kube client.Client, u *v1alpha1.ProviderConfig
 			return client.IgnoreNotFound(err)
 		}
 	}
-	return client.IgnoreNotFound(kube.Delete(ctx, u))
+	// Without the finalizer the garbage collector deletes the usage once its
+	// managed resource (its controller) is gone; deleting it now lets the
+	// config go sooner where the provider may (Crossplane's RBAC manager
+	// grants no delete on usages: cluster/rbac/provider-config-usages.yaml).
+	if err := kube.Delete(ctx, u); err != nil && !kerrors.IsNotFound(err) && !kerrors.IsForbidden(err) {
+		return err
+	}
+	return nil
 }
