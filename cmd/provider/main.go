@@ -55,6 +55,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/controller/kubeclient"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/sweep"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
 )
@@ -207,6 +208,7 @@ func main() {
 		Sessions:     awsconfig.NewCache(kubeclient.New(mgr), awsconfig.WithBudgets(budgets), awsconfig.WithTenantEndpointNetworks(tenantAllowed)),
 		Fingerprints: key, Polling: &polling, Budgets: budgets,
 		Namespace: providerNamespace(*namespace),
+		Sweeps:    setup.NewSweeps(mgr, log, providerNamespace(*namespace), sweep.DefaultEvery),
 	}
 	kingpin.FatalIfError(awscontroller.Setup(mgr, o, shared), "Cannot set up the controllers")
 	if *maxReconcileRate > 0 {

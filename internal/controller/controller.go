@@ -108,8 +108,8 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 	if err != nil {
 		return err
 	}
-	for _, s := range shared.Sweeps(mgr, o.Logger) {
-		if err := mgr.Add(s); err != nil {
+	if shared.Sweeps != nil {
+		if err := mgr.Add(shared.Sweeps); err != nil {
 			return err
 		}
 	}

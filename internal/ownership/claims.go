@@ -413,6 +413,16 @@ func (c *Claims) gone(ctx context.Context, cl *Claim) (bool, error) {
 	return kerrors.IsNotFound(c.live.Get(ctx, types.NamespacedName{Name: cl.Owner.Namespace}, ns)), nil
 }
 
+// HoldsAny reports whether the object of uid holds any ownership claim, of
+// any kind, as the cache shows the claims of namespace.
+func HoldsAny(ctx context.Context, cached client.Reader, namespace string, uid types.UID) (bool, error) {
+	l := &coordinationv1.LeaseList{}
+	if err := cached.List(ctx, l, client.InNamespace(namespace), client.MatchingLabels{LabelClaim: "true", LabelHolder: string(uid)}); err != nil {
+		return false, errors.Wrap(err, errGetClaim)
+	}
+	return len(l.Items) > 0, nil
+}
+
 // KeptFrom reports whether the claim keeps its resource from objects of
 // namespace: a deleted object of another namespace retained it, and no
 // admin handed it to namespace.

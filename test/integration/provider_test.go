@@ -155,7 +155,7 @@ func startStack() (*stack, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := awscontroller.Setup(mgr, o, setup.Shared{Sessions: sessions, Fingerprints: key, Polling: &testPolling, Budgets: budgets, Namespace: "default", SweepEvery: testSweep}); err != nil {
+	if err := awscontroller.Setup(mgr, o, setup.Shared{Sessions: sessions, Fingerprints: key, Polling: &testPolling, Budgets: budgets, Namespace: "default", Sweeps: setup.NewSweeps(mgr, o.Logger, "default", testSweep)}); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())

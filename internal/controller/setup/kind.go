@@ -32,6 +32,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -139,24 +140,23 @@ type Shared struct {
 	// (ackannotations.NamespacesReadable): only then are their deletion
 	// policies read.
 	NamespacesReadable bool
-	// SweepEvery is how often the claims and usages whose owner went
-	// without releasing them are swept; 0 is sweep.DefaultEvery.
-	SweepEvery time.Duration
+	// Sweeps release the claims and usages whose owner went without
+	// releasing them; nil sweeps nothing. Each kind adds its claims'.
+	Sweeps *sweep.Set
 }
 
-// sweepEvery is how often the sweeps run.
-func (s Shared) sweepEvery() time.Duration {
-	if s.SweepEvery > 0 {
-		return s.SweepEvery
+// NewSweeps returns the provider's sweeps, every every (0 is
+// sweep.DefaultEvery), starting with the usages' (usage.Sweep), to which
+// each kind adds its claims'. Add it to the manager.
+func NewSweeps(mgr ctrl.Manager, log logging.Logger, namespace string, every time.Duration) *sweep.Set {
+	if every <= 0 {
+		every = sweep.DefaultEvery
 	}
-	return sweep.DefaultEvery
-}
-
-// Sweeps returns the provider's sweeps of records whose owner went without
-// releasing them that are not any one kind's: the config usages.
-func (s Shared) Sweeps(mgr ctrl.Manager, log logging.Logger) []*sweep.Periodic {
-	u := &usage.Sweep{Kube: mgr.GetClient(), Scheme: mgr.GetScheme(), Record: event.NewAPIRecorder(mgr.GetEventRecorderFor("usage-sweep"))} //nolint:staticcheck,nolintlint // as managedoptions.For
-	return []*sweep.Periodic{{What: "the usages of provider configs", Every: s.sweepEvery(), Once: u.Once, Log: log}}
+	u := &usage.Sweep{Kube: mgr.GetClient(), Scheme: mgr.GetScheme(), Record: event.NewAPIRecorder(mgr.GetEventRecorderFor("usage-sweep")), //nolint:staticcheck,nolintlint // as managedoptions.For
+		Claimed: func(ctx context.Context, uid types.UID) (bool, error) { return ownership.HoldsAny(ctx, mgr.GetCache(), namespace, uid) }}
+	s := &sweep.Set{Every: every, Log: log}
+	s.Add("the usages of provider configs", u.Once)
+	return s
 }
 
 // ownership describes the kind to the ownership checks; its claims are kept

@@ -23,6 +23,7 @@ import (
 	xperrors "github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
@@ -58,8 +59,10 @@ import (
 //  2. pace.Gate: every reconcile waits for its turn in the AWS budgets of
 //     the calls it makes first, requeued for it without holding a worker:
 //     work on a change (new, changed, deleted, being created) before the
-//     periodic polls; the first look after a create when AWS is likely
-//     done creating.
+//     periodic polls, the namespaces waiting in a budget taking turns; the
+//     first look after a create when AWS is likely done creating. A
+//     deletion its deletion policy lets go or holds (4) calls nothing and
+//     takes no turn.
 //  3. The ceiling of --max-reconcile-rate, if a user sets one
 //     (crossplane-runtime's rate limiter), then a count of the reconciles
 //     run, then a conflict (the object changed since it was read) requeued
@@ -170,13 +173,15 @@ func newPath[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, 
 		return nil, err
 	}
 	// Claims whose holder went without releasing them are released.
-	kind := k.GroupVersionKind.Kind
-	err := mgr.Add(&sweep.Periodic{What: "the ownership claims of " + kind, Every: shared.sweepEvery(), Log: o.Logger, Once: func(ctx context.Context) error {
-		n, err := p.owners.Claims.Sweep(ctx)
-		sweep.Swept.WithLabelValues("claims", kind).Add(float64(n))
-		return err
-	}})
-	return p, err
+	if shared.Sweeps != nil {
+		kind := k.GroupVersionKind.Kind
+		shared.Sweeps.Add("the ownership claims of "+kind, func(ctx context.Context) error {
+			n, err := p.owners.Claims.Sweep(ctx)
+			sweep.Swept.WithLabelValues("claims", kind).Add(float64(n))
+			return err
+		})
+	}
+	return p, nil
 }
 
 // 1. The watch passes a change of the desired state only. Every kind may
@@ -204,8 +209,22 @@ func (p *path[MR]) gate(r reconcile.Reconciler) reconcile.Reconciler {
 			}
 			return s.Scope(), s.Region, p.kind.ObserveCalls(mg, s), nil
 		},
-		Budgets: p.shared.Budgets, Behind: p.pollsBehind(), Relook: p.relook, Log: p.o.Logger.WithValues("controller", p.name), Deferred: p.deferred,
+		Budgets: p.shared.Budgets, Behind: p.pollsBehind(), Relook: p.relook, Held: p.deletionCallsNothing,
+		Record: event.NewAPIRecorder(p.mgr.GetEventRecorderFor(p.name)), //nolint:staticcheck,nolintlint // as managedoptions.For
+		Log:    p.o.Logger.WithValues("controller", p.name), Deferred: p.deferred,
 	})
+}
+
+// deletionCallsNothing reports whether a reconcile of mg makes no AWS call
+// because of its deletion policy (4, 4a): a deletion whose policy is retain
+// is let go, one whose policy decides nothing waits until it does. Neither
+// takes a turn in the budgets.
+func (p *path[MR]) deletionCallsNothing(ctx context.Context, mg MR) bool {
+	if !meta.WasDeleted(mg) {
+		return false
+	}
+	d, err := p.annotations.Decide(ctx, mg)
+	return err != nil || d.Retain
 }
 
 // pollsBehind are the operations whose queued changes the kind's polls wait

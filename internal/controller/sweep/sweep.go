@@ -21,6 +21,7 @@ package sweep
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
@@ -41,23 +42,47 @@ func init() {
 // DefaultEvery is how often each sweep runs.
 const DefaultEvery = 5 * time.Minute
 
-// A Periodic runs Once at start and every Every after, on the leader only.
-type Periodic struct {
-	// What is swept, for the log.
-	What  string
+// A Set is the provider's sweeps, run one after the other every Every, on
+// the leader only: the order matters (a usage's sweep reads the claims its
+// resource held, before their sweep releases them).
+type Set struct {
 	Every time.Duration
-	Once  func(context.Context) error
 	Log   logging.Logger
+
+	mu    sync.Mutex
+	steps []step
 }
 
-// Start runs the sweep until ctx is done.
-func (p *Periodic) Start(ctx context.Context) error {
-	t := time.NewTicker(p.Every)
+type step struct {
+	what string
+	once func(context.Context) error
+}
+
+// Add adds a sweep of what, after those added before.
+func (s *Set) Add(what string, once func(context.Context) error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.steps = append(s.steps, step{what: what, once: once})
+}
+
+// Once runs every sweep once; one that fails is logged, and the others run.
+func (s *Set) Once(ctx context.Context) {
+	s.mu.Lock()
+	steps := append([]step(nil), s.steps...)
+	s.mu.Unlock()
+	for _, st := range steps {
+		if err := st.once(ctx); err != nil && ctx.Err() == nil {
+			s.Log.Info("Cannot sweep "+st.what, "error", err)
+		}
+	}
+}
+
+// Start runs the sweeps until ctx is done.
+func (s *Set) Start(ctx context.Context) error {
+	t := time.NewTicker(s.Every)
 	defer t.Stop()
 	for {
-		if err := p.Once(ctx); err != nil && ctx.Err() == nil {
-			p.Log.Info("Cannot sweep "+p.What, "error", err)
-		}
+		s.Once(ctx)
 		select {
 		case <-ctx.Done():
 			return nil
@@ -67,4 +92,4 @@ func (p *Periodic) Start(ctx context.Context) error {
 }
 
 // NeedLeaderElection says only the leader sweeps.
-func (p *Periodic) NeedLeaderElection() bool { return true }
+func (s *Set) NeedLeaderElection() bool { return true }

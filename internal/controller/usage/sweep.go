@@ -31,6 +31,7 @@ import (
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/sweep"
 )
 
 // ReasonAbandoned is the reason of the Event that reports a managed resource
@@ -57,6 +58,11 @@ type Sweep struct {
 	Kube   client.Client
 	Scheme *runtime.Scheme
 	Record event.Recorder
+	// Claimed reports whether the object of uid holds an ownership claim:
+	// only one that did may have left an AWS resource behind, and is
+	// reported; the others (deleted before they made anything) are
+	// released quietly.
+	Claimed func(ctx context.Context, uid types.UID) (bool, error)
 }
 
 // Once sweeps the usages once, from the cache.
@@ -78,10 +84,18 @@ func (s *Sweep) Once(ctx context.Context) error {
 				return err
 			}
 		case !exists && meta.FinalizerExists(u, Finalizer):
+			claimed, err := s.Claimed(ctx, types.UID(u.Name))
+			if err != nil {
+				return err
+			}
 			if err := release(ctx, s.Kube, u); err != nil {
 				return err
 			}
 			r := u.ResourceReference
+			sweep.Swept.WithLabelValues("usages", r.Kind).Inc()
+			if !claimed {
+				continue
+			}
 			Abandoned.WithLabelValues(r.Kind).Inc()
 			s.Record.Event(u, event.Warning(ReasonAbandoned, fmt.Errorf("%s %s/%s went without the provider deleting or keeping its AWS resource (its finalizer was removed): the resource may remain on AWS, and its ownership claim is released", r.Kind, u.Namespace, r.Name)))
 		}
