@@ -101,6 +101,24 @@ var (
 		Help: "Reconciles of new, changed, deleted or creating resources put off until the budgets of their AWS operations allow them or AWS is likely done, by kind.",
 	}, []string{"kind"})
 
+	// NamespaceDeferred counts the reconciles put off for their turn in the
+	// budgets of their AWS operations, by namespace: with
+	// NamespaceTurnWait, it shows which team's work waits, and how long.
+	// Namespaces, not objects, so that the series are as many as the
+	// namespaces with work.
+	NamespaceDeferred = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "provider_aws_services_namespace_deferred_total",
+		Help: "Reconciles put off until their turn in the AWS budgets of their operations, by namespace and class (change, poll); a turn promised anew, later, counts again.",
+	}, []string{"namespace", "class"})
+
+	// NamespaceTurnWait is the time reconciles put off waited for their
+	// turn, by namespace.
+	NamespaceTurnWait = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "provider_aws_services_namespace_turn_wait_seconds",
+		Help:    "Seconds a reconcile put off for its turn in the AWS budgets of its operations waited, from its first deferral to its turn, by namespace and class (change, poll).",
+		Buckets: []float64{0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600},
+	}, []string{"namespace", "class"})
+
 	// STSCalls counts the STS calls that build and refresh sessions: with
 	// per-namespace sessions, one AssumeRole per namespace, region and
 	// credential lifetime.
@@ -119,7 +137,8 @@ var (
 )
 
 func init() {
-	ctrlmetrics.Registry.MustRegister(AWSCalls, PollInterval, Reconciles, BudgetRate, BudgetCalls, BudgetWait, DeferredPolls, DeferredChanges, STSCalls, UndeclaredObserveCalls)
+	ctrlmetrics.Registry.MustRegister(AWSCalls, PollInterval, Reconciles, BudgetRate, BudgetCalls, BudgetWait, DeferredPolls, DeferredChanges,
+		NamespaceDeferred, NamespaceTurnWait, STSCalls, UndeclaredObserveCalls)
 }
 
 // CountReconciles counts the reconciles of r, named controller, in

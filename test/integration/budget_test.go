@@ -19,6 +19,7 @@ limitations under the License.
 package integration
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -32,10 +33,10 @@ import (
 
 // TestSpentBudgetStretchesItsOwnKind: when the budget of Firehose's
 // DescribeDeliveryStream is spent (here by reserving its look slots for the
-// next 15 s, as 2000 streams would), the stream's looks wait for their slot
-// without holding a worker, while a Subscription in the same account and
-// region is still looked at every poll (1 s here). Once the slots come, the
-// stream is looked at again.
+// next 15 s, as 2000 streams of the stream's namespace would), the stream's
+// looks wait for their slot without holding a worker, while a Subscription
+// in the same account and region is still looked at every poll (1 s here).
+// Once the slots come, the stream is looked at again.
 func TestSpentBudgetStretchesItsOwnKind(t *testing.T) {
 	s := provider(t)
 	ns := namespace(t)
@@ -48,10 +49,15 @@ func TestSpentBudgetStretchesItsOwnKind(t *testing.T) {
 	eventually(t, 30*time.Second, "subscription Ready", func() error { return isReady(t, sub) })
 
 	describe := budget.Operation{Service: "Firehose", Name: "DescribeDeliveryStream"}
-	account, region := "000000000000", "us-east-1"
+	session, err := s.sessions.Session(context.Background(), stream, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	deferred := testutil.ToFloat64(metrics.DeferredPolls.WithLabelValues("DeliveryStream"))
+	// The polls of the stream's own namespace: the namespaces take turns.
+	spent := budget.Reservation{Scope: session.Scope(), Region: session.Region, Namespace: ns, Ops: []budget.Operation{describe}, Class: budget.Poll}
 	for wait := time.Duration(0); wait < 15*time.Second; {
-		wait = s.budgets.Reserve(account, region, []budget.Operation{describe}, budget.Poll)
+		wait = s.budgets.Reserve(spent, 0)
 	}
 	spentAt := time.Now()
 	streamLooks := func() int {

@@ -17,18 +17,21 @@ limitations under the License.
 // Package budget keeps the provider's AWS calls within a share of AWS's
 // per-operation rate quotas. Each account, region and operation has a token
 // bucket; every SDK call takes a token before it is sent. Reconciles do not
-// queue inside it: Reserve gives each one a slot of the operations it calls,
-// at their rate, and the caller requeues the reconcile for that slot rather
-// than holding a worker, so that an operation whose budget is spent slows
-// the kinds that use it and no other. Work on a change (a new, changed or
-// deleted resource, one AWS is still creating) takes its slots before the
-// periodic polls.
+// queue inside it: Reserve gives each one a turn in the budgets of the
+// operations it calls, at their rate, and the caller requeues the reconcile
+// for that turn rather than holding a worker, so that an operation whose
+// budget is spent slows the kinds that use it and no other. Work on a change
+// (a new, changed or deleted resource, one AWS is still creating) takes its
+// turns before the periodic polls, and within each, the namespaces waiting
+// in a budget take turns, so that one team's flood delays another team's
+// work by a few slots, not by the flood.
 package budget
 
 import (
 	"context"
-	"slices"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
@@ -47,6 +50,11 @@ type Budgets struct {
 
 	mu      sync.Mutex
 	buckets map[key]*bucket
+
+	// sched guards the turns of every bucket; anonymous numbers the
+	// reservations without a name.
+	sched     sync.Mutex
+	anonymous atomic.Uint64
 }
 
 type key struct {
@@ -82,7 +90,7 @@ func (b *Budgets) bucket(account, region string, op Operation) *bucket {
 		// A bucket holds at most one second's calls, as AWS's own do, and
 		// starts full.
 		burst := max(1, rate)
-		bk = &bucket{rate: rate, burst: burst, tokens: burst, at: b.clock.Now()}
+		bk = &bucket{rate: rate, burst: burst, tokens: burst, at: b.clock.Now(), turns: [2]*turns{newTurns(), newTurns()}}
 		b.buckets[k] = bk
 		metrics.BudgetRate.WithLabelValues(op.Service, op.Name).Set(rate)
 	}
@@ -127,47 +135,141 @@ type Class int
 
 // The classes of reserved calls.
 const (
-	// Poll is a periodic look at a settled resource: it takes the next slot
-	// no other call has, after every reserved Change.
+	// Poll is a periodic look at a settled resource: it takes a slot after
+	// every Change waiting.
 	Poll Class = iota
-	// Change is work on a change: it takes the next slot no other Change
-	// has, ahead of the polls not yet made.
+	// Change is work on a change: it takes its slot ahead of the polls
+	// waiting.
 	Change
 )
 
-// Reserve reserves the next free slot of each of ops, the calls one
-// reconcile makes, and returns how long until the last of them comes: zero
-// if the reconcile can be made now. A Poll's slots are also after every
-// change reserved in the budgets of behind: the creates of a kind AWS
-// creates asynchronously, each of which needs a look in the poll's budgets
-// soon after it, which the poll would otherwise take.
-func (b *Budgets) Reserve(account, region string, ops []Operation, class Class, behind ...Operation) time.Duration {
+func (c Class) String() string {
+	if c == Change {
+		return "change"
+	}
+	return "poll"
+}
+
+// A Reservation is the turn of one reconcile in the budgets of the calls it
+// makes first.
+type Reservation struct {
+	// Scope and Region are the account, as budgets know it
+	// (awsconfig.Session.Scope), and the region the calls go to.
+	Scope, Region string
+	// Namespace is the reconciled object's: the namespaces waiting in a
+	// budget take turns.
+	Namespace string
+	// Name is the object's, in its namespace: it keeps its place when it
+	// reserves again. Reservations without a name are each one of their
+	// own.
+	Name string
+	// Ops are the calls the reconcile makes first.
+	Ops []Operation
+	// Class ranks them: Change before Poll.
+	Class Class
+	// Behind are operations whose waiting changes a Poll also waits
+	// behind: the creates of a kind AWS creates asynchronously, each of
+	// which needs a look in the poll's budgets soon after it, which the
+	// poll would otherwise take.
+	Behind []Operation
+}
+
+// Reserve gives r its turn in the budget of each of its operations, and
+// returns how long until the last of them comes. A turn less than soon away
+// is taken: the reconcile goes now, its calls taking their tokens as they
+// come. A later turn is kept for r, and r is to come back for it then: the
+// namespaces waiting in a budget take turns, one slot each a round, changes
+// before polls, so a turn is not fixed when it is given. It moves back when
+// another namespace begins to wait (whose first turn is in the round being
+// served), or a change arrives before a poll; Reserve, called again for r,
+// returns where it stands now, and takes it if it has come.
+func (b *Budgets) Reserve(r Reservation, soon time.Duration) time.Duration {
 	now := b.clock.Now()
+	k := b.key(r)
+	b.sched.Lock()
+	defer b.sched.Unlock()
 	floor := now
-	if class == Poll {
-		for _, op := range behind {
-			floor = later(floor, b.bucket(account, region, op).changesUntil())
+	if r.Class == Poll {
+		for _, op := range r.Behind {
+			floor = later(floor, b.bucket(r.Scope, r.Region, op).changesUntil(now))
 		}
 	}
-	var wait time.Duration
-	for _, op := range ops {
-		wait = max(wait, floor.Sub(now)+b.bucket(account, region, op).reserve(floor, class))
+	at := floor
+	bks := make([]*bucket, 0, len(r.Ops))
+	for _, op := range r.Ops {
+		bk := b.bucket(r.Scope, r.Region, op)
+		bks = append(bks, bk)
+		at = later(at, bk.turn(now, floor, r.Class, k))
+	}
+	wait := at.Sub(now)
+	for _, bk := range bks {
+		if wait < soon {
+			bk.claim(now, r.Class, k)
+			continue
+		}
+		bk.turns[r.Class].promise(k, at)
 	}
 	return wait
 }
 
-// Displaced reports whether changes have since reserved the slots a poll of
-// ops was given: more than one change's call is still to come in one of
-// their budgets, or in those of behind (Reserve). Such a poll yields, and
-// takes a new slot behind them.
-func (b *Budgets) Displaced(account, region string, ops []Operation, behind ...Operation) bool {
+// Take gives r a slot now, whatever waits before it: a reconcile that has
+// yielded its turn once goes at its next, so that no stream of changes puts
+// it off for ever.
+func (b *Budgets) Take(r Reservation) {
 	now := b.clock.Now()
-	for _, op := range append(slices.Clip(ops), behind...) {
-		if b.bucket(account, region, op).displaced(now) {
-			return true
-		}
+	k := b.key(r)
+	b.sched.Lock()
+	defer b.sched.Unlock()
+	for _, op := range r.Ops {
+		b.bucket(r.Scope, r.Region, op).claim(now, r.Class, k)
 	}
-	return false
+}
+
+// Cancel gives up r's turn: the reconcile will not come for it.
+func (b *Budgets) Cancel(r Reservation) {
+	if r.Name == "" {
+		return
+	}
+	k := b.key(r)
+	b.sched.Lock()
+	defer b.sched.Unlock()
+	for _, op := range r.Ops {
+		b.bucket(r.Scope, r.Region, op).turns[r.Class].remove(k)
+	}
+}
+
+// Waiting returns how many namespaces have a reservation of class waiting in
+// the budget of op, in scope and region, and how many reservations of
+// namespace wait there.
+func (b *Budgets) Waiting(scope, region string, op Operation, class Class, namespace string) (namespaces, ofNamespace int) {
+	b.sched.Lock()
+	defer b.sched.Unlock()
+	t := b.bucket(scope, region, op).turns[class]
+	if sh, ok := t.shares[namespace]; ok {
+		ofNamespace = len(sh.tickets)
+	}
+	return t.namespaces(), ofNamespace
+}
+
+// key names r's reservations; one without a name is one of its own.
+func (b *Budgets) key(r Reservation) ticketKey {
+	if r.Name != "" {
+		return ticketKey{namespace: r.Namespace, name: r.Name}
+	}
+	return ticketKey{namespace: r.Namespace, name: "\x00" + strconv.FormatUint(b.anonymous.Add(1), 10)}
+}
+
+// SetRate sets the rate of op's budget in scope and region, in calls per
+// second, in place of its share of the quota. The provider does not call
+// it: it is for tests that need one budget slow and no other.
+func (b *Budgets) SetRate(scope, region string, op Operation, rate float64) {
+	bk := b.bucket(scope, region, op)
+	b.sched.Lock()
+	defer b.sched.Unlock()
+	bk.mu.Lock()
+	defer bk.mu.Unlock()
+	bk.rate, bk.burst = rate, max(1, rate)
+	bk.tokens = min(bk.tokens, bk.burst)
 }
 
 // Middleware returns the SDK option that makes every call of a session
@@ -186,17 +288,20 @@ func (b *Budgets) Middleware(account string) func(*middleware.Stack) error {
 	}
 }
 
-// A bucket is the token bucket of one operation in one account and region.
+// A bucket is the token bucket of one operation in one account and region,
+// and the turns of the reconciles waiting for its slots.
 type bucket struct {
 	mu            sync.Mutex
 	rate, burst   float64
 	tokens        float64
 	at            time.Time
 	urgentWaiting int
-	// changeAt is the next free slot for a change, and pollAt for a poll:
-	// reservations are spread at the bucket's rate, and a poll's slot is
-	// after every change reserved before it.
-	changeAt, pollAt time.Time
+
+	// Guarded by Budgets.sched: next is the next slot no reconcile has
+	// taken (one is taken an interval after the last), and turns are the
+	// reconciles waiting for theirs, per class.
+	next  time.Time
+	turns [2]*turns
 }
 
 // interval is the time one call uses of the rate.
@@ -253,34 +358,46 @@ func (bk *bucket) wait(ctx context.Context, c clock.Clock, urgent bool) error {
 	}
 }
 
-// changesUntil is when the changes reserved so far will have had their
-// slots.
-func (bk *bucket) changesUntil() time.Time {
+// lateBy is how late a reconcile may come back for its slot and still have
+// it: what a busy work queue makes it, and well within a bucket's burst.
+const lateBy = 250 * time.Millisecond
+
+// The following are called with Budgets.sched held.
+
+// slot is the bucket's interval, read under its lock (SetRate changes the
+// rate).
+func (bk *bucket) slot() time.Duration {
 	bk.mu.Lock()
 	defer bk.mu.Unlock()
-	return bk.changeAt
+	return bk.interval()
 }
 
-// reserve takes the next free slot of class from now on and returns how
-// long until it.
-func (bk *bucket) reserve(now time.Time, class Class) time.Duration {
-	bk.mu.Lock()
-	defer bk.mu.Unlock()
-	if class == Change {
-		slot := later(bk.changeAt, now)
-		bk.changeAt = slot.Add(bk.interval())
-		return slot.Sub(now)
+// turn is the slot of the reservation k of class: after the slots of those
+// before it, from the next slot not taken or from floor, the later.
+func (bk *bucket) turn(now, floor time.Time, class Class, k ticketKey) time.Time {
+	before := bk.turns[class].position(k, now)
+	if class == Poll {
+		bk.turns[Change].expire(now)
+		before += bk.turns[Change].queued()
 	}
-	slot := later(later(bk.pollAt, bk.changeAt), now)
-	bk.pollAt = slot.Add(bk.interval())
-	return slot.Sub(now)
+	return later(bk.next, floor).Add(time.Duration(before) * bk.slot())
 }
 
-// displaced reports whether more than one change's slot is still to come.
-func (bk *bucket) displaced(now time.Time) bool {
-	bk.mu.Lock()
-	defer bk.mu.Unlock()
-	return bk.changeAt.Sub(now) > bk.interval()
+// claim gives the reservation k of class the next slot not taken.
+// A reconcile that comes back a little after its slot still has it, unless
+// another took it: its token is still in the bucket.
+func (bk *bucket) claim(now time.Time, class Class, k ticketKey) {
+	from := now
+	if promised, ok := bk.turns[class].take(k); ok && promised.Before(now) {
+		from = later(promised, now.Add(-lateBy))
+	}
+	bk.next = later(bk.next, from).Add(bk.slot())
+}
+
+// changesUntil is when the changes waiting will have had their slots.
+func (bk *bucket) changesUntil(now time.Time) time.Time {
+	bk.turns[Change].expire(now)
+	return later(bk.next, now).Add(time.Duration(bk.turns[Change].queued()) * bk.slot())
 }
 
 func later(a, b time.Time) time.Time {

@@ -125,6 +125,21 @@ func TestWrite(t *testing.T) {
 	}
 }
 
+// reserve reserves a turn of the calls ops in account 111's us-east-1 for
+// a reconcile of name in namespace ns (anonymous when name is empty), taking
+// it when it is now.
+func reserve(b *Budgets, ns, name string, class Class, ops []Operation, behind ...Operation) time.Duration {
+	return b.Reserve(Reservation{Scope: "111", Region: "us-east-1", Namespace: ns, Name: name, Ops: ops, Class: class, Behind: behind}, time.Nanosecond)
+}
+
+func ms(n ...int) []time.Duration {
+	out := make([]time.Duration, 0, len(n))
+	for _, v := range n {
+		out = append(out, time.Duration(v)*time.Millisecond)
+	}
+	return out
+}
+
 // TestReserveSpreadsCalls: reconciles take slots at the budget's rate, per
 // account, region and operation.
 func TestReserveSpreadsCalls(t *testing.T) {
@@ -132,73 +147,84 @@ func TestReserveSpreadsCalls(t *testing.T) {
 	b := New(Quotas{}, WithClock(c))
 	var got []time.Duration
 	for range 6 {
-		got = append(got, b.Reserve("111", "us-east-1", []Operation{describe}, Poll))
+		got = append(got, reserve(b, "ns", "", Poll, []Operation{describe}))
 	}
 	// 4 calls per second: a slot every 250 ms.
-	want := []time.Duration{0, 250 * time.Millisecond, 500 * time.Millisecond, 750 * time.Millisecond, time.Second, 1250 * time.Millisecond}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := cmp.Diff(ms(0, 250, 500, 750, 1000, 1250), got); diff != "" {
 		t.Errorf("Reserve: -want, +got:\n%s", diff)
 	}
-	if d := b.Reserve("111", "eu-west-1", []Operation{describe}, Poll); d != 0 {
-		t.Errorf("Reserve in another region: got %v, want 0", d)
+	others := map[string]Reservation{
+		"AnotherRegion":    {Scope: "111", Region: "eu-west-1", Namespace: "ns", Ops: []Operation{describe}},
+		"AnotherAccount":   {Scope: "222", Region: "us-east-1", Namespace: "ns", Ops: []Operation{describe}},
+		"AnotherOperation": {Scope: "111", Region: "us-east-1", Namespace: "ns", Ops: []Operation{{"SNS", "GetSubscriptionAttributes"}}},
 	}
-	if d := b.Reserve("222", "us-east-1", []Operation{describe}, Poll); d != 0 {
-		t.Errorf("Reserve in another account: got %v, want 0", d)
-	}
-	if d := b.Reserve("111", "us-east-1", []Operation{{"SNS", "GetSubscriptionAttributes"}}, Poll); d != 0 {
-		t.Errorf("Reserve of another operation: got %v, want 0", d)
+	for name, r := range others {
+		if d := b.Reserve(r, time.Nanosecond); d != 0 {
+			t.Errorf("%s: Reserve: got %v, want 0", name, d)
+		}
 	}
 	// A reconcile of two operations waits for the later of its two slots.
-	if d := b.Reserve("111", "us-east-1", []Operation{{"Firehose", "ListTagsForDeliveryStream"}, describe}, Poll); d != 1500*time.Millisecond {
+	if d := reserve(b, "ns", "", Poll, []Operation{{"Firehose", "ListTagsForDeliveryStream"}, describe}); d != 1500*time.Millisecond {
 		t.Errorf("Reserve of two operations: got %v, want 1.5s", d)
+	}
+}
+
+// TestReserveAgain: a reservation made again before its turn keeps its
+// place; at its turn it takes its slot, and the next reservation is after it.
+func TestReserveAgain(t *testing.T) {
+	c := clocktesting.NewFakeClock(time.Unix(0, 0))
+	b := New(Quotas{}, WithClock(c))
+	ops := []Operation{describe}
+	var got []time.Duration
+	for _, name := range []string{"a", "b", "c", "b", "c"} {
+		got = append(got, reserve(b, "ns", name, Poll, ops))
+	}
+	if diff := cmp.Diff(ms(0, 250, 500, 250, 500), got); diff != "" {
+		t.Errorf("a, b, c, then b and c again: -want, +got:\n%s", diff)
+	}
+	c.Step(250 * time.Millisecond)
+	got = []time.Duration{reserve(b, "ns", "b", Poll, ops), reserve(b, "ns", "c", Poll, ops), reserve(b, "ns", "d", Poll, ops)}
+	if diff := cmp.Diff(ms(0, 250, 500), got); diff != "" {
+		t.Errorf("b at its turn, then c again and a new d: -want, +got:\n%s", diff)
+	}
+	b.Cancel(Reservation{Scope: "111", Region: "us-east-1", Namespace: "ns", Name: "c", Ops: ops, Class: Poll})
+	if d := reserve(b, "ns", "d", Poll, ops); d != 250*time.Millisecond {
+		t.Errorf("d once c gave up its turn: got %v, want 250ms", d)
 	}
 }
 
 // TestChangesGoBeforePolls: a change takes the next slot no other change
 // has, ahead of polls reserved before it; a poll reserved after changes
-// comes after them; and a poll whose slot changes have taken since is told
-// it is displaced.
+// comes after them; and a poll whose slot changes have taken since learns
+// its new slot when it comes for it.
 func TestChangesGoBeforePolls(t *testing.T) {
 	c := clocktesting.NewFakeClock(time.Unix(0, 0))
 	b := New(Quotas{}, WithClock(c))
 	ops := []Operation{describe}
-	reserve := func(n int, class Class) []time.Duration {
-		var got []time.Duration
-		for range n {
-			got = append(got, b.Reserve("111", "us-east-1", ops, class))
-		}
-		return got
+	var polls []time.Duration
+	for _, name := range []string{"p1", "p2", "p3"} {
+		polls = append(polls, reserve(b, "ns", name, Poll, ops))
 	}
-	ms := func(n ...int) []time.Duration {
-		out := make([]time.Duration, 0, len(n))
-		for _, v := range n {
-			out = append(out, time.Duration(v)*time.Millisecond)
-		}
-		return out
-	}
-	if diff := cmp.Diff(ms(0, 250, 500), reserve(3, Poll)); diff != "" {
+	if diff := cmp.Diff(ms(0, 250, 500), polls); diff != "" {
 		t.Errorf("three polls: -want, +got:\n%s", diff)
 	}
-	if b.Displaced("111", "us-east-1", ops) {
-		t.Error("no change reserved: a poll is displaced")
+	var changes []time.Duration
+	for _, name := range []string{"c1", "c2", "c3"} {
+		changes = append(changes, reserve(b, "ns", name, Change, ops))
 	}
-	if diff := cmp.Diff(ms(0, 250, 500), reserve(3, Change)); diff != "" {
-		t.Errorf("three changes after three polls: -want, +got (they go ahead of the polls):\n%s", diff)
+	// p1 took the slot at 0: the changes come after it, before p2 and p3.
+	if diff := cmp.Diff(ms(250, 500, 750), changes); diff != "" {
+		t.Errorf("three changes after three polls: -want, +got (they go ahead of the polls waiting):\n%s", diff)
 	}
-	if !b.Displaced("111", "us-east-1", ops) {
-		t.Error("three changes reserved ahead of the polls' slots: a poll whose slot came is not displaced")
+	c.Step(250 * time.Millisecond)
+	if d := reserve(b, "ns", "p2", Poll, ops); d != 750*time.Millisecond {
+		t.Errorf("p2 at its turn, three changes waiting: got %v, want 750ms (after them)", d)
 	}
-	if diff := cmp.Diff(ms(750), reserve(1, Poll)); diff != "" {
-		t.Errorf("a poll after three changes: -want, +got (after the polls and the changes):\n%s", diff)
-	}
-	c.Step(500 * time.Millisecond)
-	if b.Displaced("111", "us-east-1", ops) {
-		t.Error("one change's slot left to come: a poll is displaced")
+	if d := reserve(b, "ns", "p4", Poll, ops); d != 1250*time.Millisecond {
+		t.Errorf("a new poll: got %v, want 1.25s (after the changes and the polls waiting)", d)
 	}
 }
 
-// TestWaitKeepsToTheRate: over any stretch of time, no more calls go than
-// one second's burst plus the rate.
 // TestPollsWaitBehindCreates: while creates of a kind AWS creates
 // asynchronously are queued, a poll that waits behind them takes a slot
 // after the last of them, so that the looks each create needs soon after it
@@ -210,36 +236,28 @@ func TestPollsWaitBehindCreates(t *testing.T) {
 	ops := []Operation{describe}
 	for range 10 {
 		// Ten creates at 4 per second: the last one's slot is 2.25 s away.
-		b.Reserve("111", "us-east-1", []Operation{create}, Change)
+		reserve(b, "ns", "", Change, []Operation{create})
 	}
 	cases := []struct {
 		name   string
 		class  Class
+		scope  string
 		behind []Operation
 		want   time.Duration
 	}{
-		{"PollBehindTheCreates", Poll, []Operation{create}, 2500 * time.Millisecond},
-		{"NextPollBehindTheFirst", Poll, []Operation{create}, 2750 * time.Millisecond},
-		{"ChangeGoesFirst", Change, []Operation{create}, 0},
-		{"PollOfAnotherAccount", Poll, nil, 0},
+		{"PollBehindTheCreates", Poll, "111", []Operation{create}, 2500 * time.Millisecond},
+		{"NextPollBehindTheFirst", Poll, "111", []Operation{create}, 2750 * time.Millisecond},
+		{"ChangeGoesFirst", Change, "111", []Operation{create}, 0},
+		{"PollOfAnotherAccount", Poll, "222", nil, 0},
 	}
 	for _, tc := range cases {
-		account := "111"
-		if tc.behind == nil {
-			account = "222"
-		}
-		if got := b.Reserve(account, "us-east-1", ops, tc.class, tc.behind...); got != tc.want {
+		r := Reservation{Scope: tc.scope, Region: "us-east-1", Namespace: "ns", Ops: ops, Class: tc.class, Behind: tc.behind}
+		if got := b.Reserve(r, time.Nanosecond); got != tc.want {
 			t.Errorf("%s: Reserve: got %v, want %v", tc.name, got, tc.want)
 		}
 	}
-	if !b.Displaced("111", "us-east-1", ops, create) {
-		t.Error("Displaced: creates are queued behind which polls wait: want true")
-	}
-	if b.Displaced("111", "us-east-1", ops) {
-		t.Error("Displaced without the creates: one change's look queued: want false")
-	}
 	c.Step(3 * time.Second)
-	if got := b.Reserve("111", "us-east-1", []Operation{{"Firehose", "ListTagsForDeliveryStream"}}, Poll, create); got != 0 {
+	if got := reserve(b, "ns", "", Poll, []Operation{{"Firehose", "ListTagsForDeliveryStream"}}, create); got != 0 {
 		t.Errorf("a poll once the creates had their slots: got %v, want 0", got)
 	}
 }

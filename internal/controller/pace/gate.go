@@ -17,15 +17,18 @@ limitations under the License.
 // Package pace times every reconcile by AWS's quotas: a reconcile takes its
 // turn in the budgets of the AWS operations it calls, and is requeued for
 // that turn rather than holding a worker or being counted as a reconcile
-// run. Work on a change goes before the periodic polls.
+// run. Work on a change goes before the periodic polls, and the namespaces
+// with work waiting in a budget take turns.
 package pace
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"k8s.io/apimachinery/pkg/types"
@@ -44,13 +47,24 @@ import (
 // is nearer goes now, and its calls wait the rest for their tokens.
 const minDeferral = 250 * time.Millisecond
 
-// A Gate stands before a kind's reconciler. Every reconcile takes the next
-// free turn of the budgets of the AWS operations it calls first: a
-// reconcile on its way (conditions.Moving) ahead of the periodic polls, a
-// poll behind every reserved change. When its turn is later, it is requeued
-// for it instead of holding a worker, so that a kind whose budget is spent
-// waits and no other kind does. The first look after a create waits until
-// AWS is likely done creating (package relook).
+// LongWait is how long a change may wait for its turn before its object
+// says so, in an Event.
+const LongWait = 30 * time.Second
+
+// ReasonWaitingForTurn is the reason of the Event of an object whose change
+// waits long for its turn in the AWS budgets.
+const ReasonWaitingForTurn event.Reason = "WaitingForTurn"
+
+// A Gate stands before a kind's reconciler. Every reconcile takes its turn
+// in the budgets of the AWS operations it calls first: a reconcile on its
+// way (conditions.Moving) ahead of the periodic polls, a poll behind every
+// waiting change, and within each the object's namespace taking turns with
+// the other namespaces waiting (budget.Budgets.Reserve). When its turn is
+// later, it is requeued for it instead of holding a worker, so that a kind
+// whose budget is spent waits and no other kind does; when it comes back,
+// it asks again, since another namespace's work may have taken the slot it
+// was promised. The first look after a create waits until AWS is likely
+// done creating (package relook).
 type Gate[MR resource.ModernManaged] struct {
 	inner reconcile.Reconciler
 	GateOptions[MR]
@@ -77,6 +91,16 @@ type GateOptions[MR resource.ModernManaged] struct {
 	// Relook times the first look after a create; nil for a kind Ready at
 	// create.
 	Relook *relook.Schedule
+	// Held reports whether the next reconcile of mg makes no AWS call at
+	// all: a deletion whose deletion policy holds it (neither retain nor
+	// delete: it waits until the policy changes) or lets the AWS resource
+	// go (retain). Such a reconcile takes no turn and goes before nothing:
+	// it is timed as a failing reconcile is, by the controller's backoff.
+	// Nil holds nothing.
+	Held func(context.Context, MR) bool
+	// Record records the Event of an object whose change waits longer than
+	// LongWait for its turn; nil records none.
+	Record event.Recorder
 	Log    logging.Logger
 	Clock  clock.Clock
 	// Deferred are the reconciles put off to a later turn.
@@ -100,13 +124,19 @@ type Deferred struct {
 }
 
 type turn struct {
-	at    time.Time
-	due   bool
-	class budget.Class
+	// r is the reservation, kept in the budgets until the turn is taken.
+	r budget.Reservation
+	// at is when the reconcile comes back for its turn, and since when it
+	// waits.
+	at, since time.Time
+	// due is true once the turn is taken.
+	due bool
 	// displaced is true for a poll that yielded its turn to changes once:
 	// it does not yield again, so that changes arriving as fast as the
 	// budget allows cannot put a poll off for ever.
 	displaced bool
+	// told is true once an Event said that the object waits long.
+	told bool
 }
 
 // NewDeferred returns an empty record of deferred reconciles.
@@ -122,6 +152,14 @@ func (d *Deferred) Polled(name types.NamespacedName) {
 	d.turns.Drop(name)
 }
 
+// giveUp forgets name's turn, and gives it back to the budgets if it was
+// not taken.
+func (d *Deferred) giveUp(b *budget.Budgets, name types.NamespacedName) {
+	if t, ok := d.turns.Take(name); ok && !t.due {
+		b.Cancel(t.r)
+	}
+}
+
 // backWithin is how long the polls of a kind must go undeferred before the
 // log says they are back within their budget: a kind near its budget has
 // some polls deferred and some not, and says so once, not at every poll.
@@ -133,17 +171,22 @@ func (g *Gate[MR]) Reconcile(ctx context.Context, req reconcile.Request) (reconc
 	mg := g.Object.DeepCopyObject().(MR) //nolint:forcetypeassert // a copy of its own type
 	if err := g.Kube.Get(ctx, req.NamespacedName, mg); err != nil {
 		// Gone, or not readable: the reconciler says what to do.
-		g.Deferred.Polled(req.NamespacedName)
+		g.Deferred.giveUp(g.Budgets, req.NamespacedName)
 		return g.inner.Reconcile(budget.Urgent(ctx), req)
+	}
+	if g.Held != nil && g.Held(ctx, mg) {
+		// It calls nothing: it reserves nothing, and goes before no one.
+		g.Deferred.giveUp(g.Budgets, req.NamespacedName)
+		return g.inner.Reconcile(ctx, req)
 	}
 	class := budget.Poll
 	if conditions.Moving(mg) {
 		class = budget.Change
 	}
 	if t, ok := g.Deferred.turns.Peek(req.NamespacedName); ok {
-		if t.class == budget.Poll && class == budget.Change {
+		if t.r.Class == budget.Poll && class == budget.Change {
 			// A change came while a poll waited: it goes first.
-			g.Deferred.Polled(req.NamespacedName)
+			g.Deferred.giveUp(g.Budgets, req.NamespacedName)
 		} else {
 			return g.atTurn(ctx, req, mg, t, now)
 		}
@@ -156,25 +199,82 @@ func (g *Gate[MR]) Reconcile(ctx context.Context, req reconcile.Request) (reconc
 			return reconcile.Result{RequeueAfter: at.Sub(now)}, nil
 		}
 	}
-	return g.reserve(ctx, req, mg, class, now, false)
+	return g.reserve(ctx, req, mg, class, now)
 }
 
 // atTurn handles a reconcile put off before: woken before its turn by
 // something that changes nothing to do, it keeps its turn; at its turn it
-// goes, unless it is a poll whose slots changes have taken since.
+// asks the budgets again, and goes if its turn has come. A turn another
+// namespace's work or a change has taken since is promised anew, later; a
+// poll yields so once, and goes at its next.
 func (g *Gate[MR]) atTurn(ctx context.Context, req reconcile.Request, mg MR, t turn, now time.Time) (reconcile.Result, error) {
-	if wait := t.at.Sub(now); !t.due && wait >= minDeferral {
+	if t.due {
+		// Its turn came, and it was put off once more behind the gate
+		// (by a --max-reconcile-rate a user set): it keeps it.
+		return g.run(ctx, req)
+	}
+	if wait := t.at.Sub(now); wait >= minDeferral {
 		return reconcile.Result{RequeueAfter: wait}, nil
 	}
-	if t.class == budget.Poll && !t.displaced {
-		account, region, ops, err := g.Calls(ctx, mg)
-		if err == nil && g.Budgets.Displaced(account, region, ops, g.Behind...) {
-			g.Deferred.Polled(req.NamespacedName)
-			return g.reserve(ctx, req, mg, t.class, now, true)
-		}
+	var wait time.Duration
+	if t.displaced {
+		g.Budgets.Take(t.r)
+	} else {
+		wait = g.Budgets.Reserve(t.r, minDeferral)
 	}
+	if wait >= minDeferral {
+		t.displaced = t.r.Class == budget.Poll
+		return g.wait(req, mg, t, now, wait), nil
+	}
+	return g.taken(ctx, req, t, now)
+}
+
+// reserve takes the reconcile's turn in the budgets of its calls, and lets
+// it go now or requeues it for its turn.
+func (g *Gate[MR]) reserve(ctx context.Context, req reconcile.Request, mg MR, class budget.Class, now time.Time) (reconcile.Result, error) {
+	scope, region, ops, err := g.Calls(ctx, mg)
+	if err != nil {
+		// The reconciler reports what is wrong with the config.
+		return g.inner.Reconcile(budget.Urgent(ctx), req)
+	}
+	r := budget.Reservation{Scope: scope, Region: region, Namespace: req.Namespace, Name: req.Name, Ops: ops, Class: class, Behind: g.Behind}
+	wait := g.Budgets.Reserve(r, minDeferral)
+	if wait < minDeferral {
+		if class == budget.Poll {
+			g.logPacing(false, ops, 0)
+		}
+		// Its calls hold their slots: they take their tokens first.
+		return g.inner.Reconcile(budget.Urgent(ctx), req)
+	}
+	return g.wait(req, mg, turn{r: r, since: now}, now, wait), nil
+}
+
+// wait puts the reconcile off for wait, to its turn.
+func (g *Gate[MR]) wait(req reconcile.Request, mg MR, t turn, now time.Time, wait time.Duration) reconcile.Result {
+	t.at = now.Add(wait)
+	metrics.NamespaceDeferred.WithLabelValues(req.Namespace, t.r.Class.String()).Inc()
+	if t.r.Class == budget.Change {
+		metrics.DeferredChanges.WithLabelValues(g.Kind).Inc()
+		g.sayWaiting(mg, &t)
+	} else {
+		metrics.DeferredPolls.WithLabelValues(g.Kind).Inc()
+		g.logPacing(true, t.r.Ops, wait)
+	}
+	g.Deferred.turns.PutFor(req.NamespacedName, t, t.at)
+	return reconcile.Result{RequeueAfter: wait}
+}
+
+// taken lets a reconcile whose turn has come go, keeping the turn until it
+// looks at AWS.
+func (g *Gate[MR]) taken(ctx context.Context, req reconcile.Request, t turn, now time.Time) (reconcile.Result, error) {
+	metrics.NamespaceTurnWait.WithLabelValues(req.Namespace, t.r.Class.String()).Observe(now.Sub(t.since).Seconds())
 	t.due = true
 	g.Deferred.turns.PutFor(req.NamespacedName, t, t.at)
+	return g.run(ctx, req)
+}
+
+// run runs a reconcile at its turn.
+func (g *Gate[MR]) run(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	res, err := g.inner.Reconcile(budget.Urgent(ctx), req)
 	if err == nil && res.IsZero() {
 		// Nothing more to do: the object is gone.
@@ -183,31 +283,20 @@ func (g *Gate[MR]) atTurn(ctx context.Context, req reconcile.Request, mg MR, t t
 	return res, err
 }
 
-// reserve takes the reconcile's turn in the budgets of its calls, and lets
-// it go now or requeues it for its turn; displaced says that it yielded a
-// turn before.
-func (g *Gate[MR]) reserve(ctx context.Context, req reconcile.Request, mg MR, class budget.Class, now time.Time, displaced bool) (reconcile.Result, error) {
-	account, region, ops, err := g.Calls(ctx, mg)
-	if err != nil {
-		// The reconciler reports what is wrong with the config.
-		return g.inner.Reconcile(budget.Urgent(ctx), req)
+// sayWaiting records, once per wait, an Event on an object whose change
+// waits longer than LongWait for its turn.
+func (g *Gate[MR]) sayWaiting(mg MR, t *turn) {
+	waits := t.at.Sub(t.since)
+	if g.Record == nil || t.told || waits <= LongWait || len(t.r.Ops) == 0 {
+		return
 	}
-	wait := g.Budgets.Reserve(account, region, ops, class, g.Behind...)
-	if wait < minDeferral {
-		if class == budget.Poll {
-			g.logPacing(false, ops, 0)
-		}
-		// Its calls hold their slots: they take their tokens first.
-		return g.inner.Reconcile(budget.Urgent(ctx), req)
-	}
-	g.Deferred.turns.PutFor(req.NamespacedName, turn{at: now.Add(wait), class: class, displaced: displaced}, now.Add(wait))
-	if class == budget.Change {
-		metrics.DeferredChanges.WithLabelValues(g.Kind).Inc()
-		return reconcile.Result{RequeueAfter: wait}, nil
-	}
-	metrics.DeferredPolls.WithLabelValues(g.Kind).Inc()
-	g.logPacing(true, ops, wait)
-	return reconcile.Result{RequeueAfter: wait}, nil
+	t.told = true
+	op := t.r.Ops[0]
+	namespaces, own := g.Budgets.Waiting(t.r.Scope, t.r.Region, op, t.r.Class, mg.GetNamespace())
+	g.Record.Event(mg, event.Normal(ReasonWaitingForTurn, fmt.Sprintf(
+		"Waits about %s for its turn in the AWS budget of %s in %s: %d changes of this namespace wait there, and %d namespaces take turns in it. "+
+			"The provider keeps within AWS's rate quota of each operation, shared by the namespaces that use the account.",
+		waits.Round(time.Second), op, t.r.Region, own, namespaces)))
 }
 
 // logPacing logs when the kind's polls begin to wait for their budgets, and

@@ -22,9 +22,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/google/go-cmp/cmp"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	dto "github.com/prometheus/client_model/go"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -36,6 +40,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/relook"
+	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 )
 
 var describe = budget.Operation{Service: "Firehose", Name: "DescribeDeliveryStream"}
@@ -57,6 +62,14 @@ func (r *recorder) Reconcile(ctx context.Context, _ reconcile.Request) (reconcil
 		return reconcile.Result{RequeueAfter: time.Second}, nil
 	}
 	return reconcile.Result{}, nil
+}
+
+// deleted is mg, deleted.
+func deleted(mg *v1alpha1.DeliveryStream) *v1alpha1.DeliveryStream {
+	now := metav1.Now()
+	mg.SetDeletionTimestamp(&now)
+	mg.SetFinalizers([]string{"finalizer.managedresource.crossplane.io"})
+	return mg
 }
 
 func stream(generation int64, cs ...xpv2.Condition) *v1alpha1.DeliveryStream {
@@ -89,11 +102,23 @@ func gate(t *testing.T, c *clocktesting.FakeClock, b *budget.Budgets, inner reco
 
 var req = reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "ns", Name: "s"}}
 
-// spend reserves the budget's turns of class for the next d: the next
-// turn of that class is d away (a turn every 250 ms at 4 per second).
-func spend(b *budget.Budgets, d time.Duration, class budget.Class) {
+// spend reserves the budget's turns of class for the next d by reconciles
+// of namespace ns, which wait for them: the next turn of that class of ns is
+// d away (a turn every 250 ms at 4 per second).
+func spend(b *budget.Budgets, ns string, d time.Duration, class budget.Class) {
+	reserveFor(b, ns, d, class, 0)
+}
+
+// take has reconciles of namespace ns and class take the budget's slots for
+// the next d: they went, and their calls take those slots.
+func take(b *budget.Budgets, ns string, d time.Duration, class budget.Class) {
+	reserveFor(b, ns, d, class, d+time.Second)
+}
+
+func reserveFor(b *budget.Budgets, ns string, d time.Duration, class budget.Class, soon time.Duration) {
+	r := budget.Reservation{Scope: "111122223333", Region: "us-east-1", Namespace: ns, Ops: []budget.Operation{describe}, Class: class}
 	for wait := -time.Nanosecond; wait+250*time.Millisecond < d; {
-		wait = b.Reserve("111122223333", "us-east-1", []budget.Operation{describe}, class)
+		wait = b.Reserve(r, soon)
 	}
 }
 
@@ -105,9 +130,11 @@ func TestGate(t *testing.T) {
 	cases := map[string]struct {
 		reason       string
 		obj          *v1alpha1.DeliveryStream
-		polls        time.Duration // poll turns reserved ahead
-		changes      time.Duration // change turns reserved ahead
+		polls        time.Duration // poll turns reserved ahead by the object's namespace
+		changes      time.Duration // change turns reserved ahead by the object's namespace
+		others       time.Duration // change turns reserved ahead by another namespace
 		createdSince time.Duration // the create was this long ago; 0 for none remembered
+		held         bool          // its deletion policy holds its deletion
 		want         want
 	}{
 		"PollWithinBudgetGoesNow": {
@@ -145,6 +172,26 @@ func TestGate(t *testing.T) {
 			obj:    stream(1, failing...), polls: 10 * time.Second,
 			want: want{requeue: 10 * time.Second},
 		},
+		"ChangeTakesTurnsWithAnotherNamespacesFlood": {
+			reason: "Another namespace's changes reserved for 10 s: a spec change waits one slot, not 10 s.",
+			obj:    stream(2, settled...), others: 10 * time.Second,
+			want: want{requeue: 300 * time.Millisecond},
+		},
+		"PollTakesTurnsWithAnotherNamespacesPolls": {
+			reason: "Another namespace's polls reserved for 10 s: a poll waits one slot, not 10 s.",
+			obj:    stream(1, settled...), polls: -1, others: 10 * time.Second,
+			want: want{requeue: 300 * time.Millisecond},
+		},
+		"HeldDeletionReservesNothing": {
+			reason: "A deletion its deletion policy holds makes no AWS call: it runs now, unmarked, whatever its namespace reserved.",
+			obj:    deleted(stream(1, settled...)), changes: 10 * time.Second, held: true,
+			want: want{runs: 1},
+		},
+		"DeletionWaitsForItsTurn": {
+			reason: "A deletion whose policy decides waits for its turn as any change does.",
+			obj:    deleted(stream(1, settled...)), changes: 10 * time.Second,
+			want: want{requeue: 10 * time.Second},
+		},
 		"FirstLookAfterACreateWaitsForAWS": {
 			reason: "A stream created 200 ms ago is looked at once AWS has likely created it (relook.Shortest after the create), not now.",
 			obj:    stream(1, creating...), createdSince: 200 * time.Millisecond,
@@ -166,13 +213,24 @@ func TestGate(t *testing.T) {
 				g.Relook.Created(tc.obj.GetUID(), "111122223333")
 				c.Step(tc.createdSince)
 			}
-			spend(b, tc.polls, budget.Poll)
-			spend(b, tc.changes, budget.Change)
+			spend(b, "ns", tc.polls, budget.Poll)
+			spend(b, "ns", tc.changes, budget.Change)
+			class := budget.Change
+			if tc.polls < 0 {
+				class = budget.Poll
+			}
+			spend(b, "other", tc.others, class)
+			if tc.held {
+				g.Held = func(context.Context, *v1alpha1.DeliveryStream) bool { return true }
+			}
 			res, err := g.Reconcile(context.Background(), req)
 			if err != nil {
 				t.Fatal(err)
 			}
 			got := want{runs: r.runs, urgent: r.urgent, requeue: res.RequeueAfter.Round(100 * time.Millisecond)}
+			if remaining := b.Reserve(budget.Reservation{Scope: "111122223333", Region: "us-east-1", Namespace: "ns", Name: "s", Ops: []budget.Operation{describe}, Class: budget.Change}, 0); tc.held && remaining > tc.changes {
+				t.Errorf("a held deletion reserved a turn: the next is %v away, want %v", remaining, tc.changes)
+			}
 			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
 				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
 			}
@@ -187,7 +245,7 @@ func TestGate(t *testing.T) {
 func TestGateTurn(t *testing.T) {
 	c := clocktesting.NewFakeClock(time.Unix(0, 0))
 	b := budget.New(budget.Quotas{}, budget.WithClock(c))
-	spend(b, 10*time.Second, budget.Poll)
+	take(b, "ns", 10*time.Second, budget.Poll)
 	r := &recorder{putOff: true}
 	g := gate(t, c, b, r, stream(1, settled...))
 	ctx := context.Background()
@@ -209,7 +267,7 @@ func TestGateTurn(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.Step(time.Second)
-		spend(b, 10*time.Second, budget.Poll)
+		take(b, "ns", 10*time.Second, budget.Poll)
 	}
 	if r.runs != 2 {
 		t.Errorf("the poll at its turn, put off once more: runs %d, want 2 (no new turn)", r.runs)
@@ -217,7 +275,7 @@ func TestGateTurn(t *testing.T) {
 	// The poll is made: the turn is used up, and the next poll, with the
 	// budget spent again, waits for a new one.
 	g.Deferred.Polled(req.NamespacedName)
-	spend(b, 10*time.Second, budget.Poll)
+	take(b, "ns", 10*time.Second, budget.Poll)
 	res, err := g.Reconcile(ctx, req)
 	if err != nil {
 		t.Fatal(err)
@@ -233,13 +291,13 @@ func TestGateTurn(t *testing.T) {
 func TestGateDisplacedPoll(t *testing.T) {
 	c := clocktesting.NewFakeClock(time.Unix(0, 0))
 	b := budget.New(budget.Quotas{}, budget.WithClock(c))
-	spend(b, 2*time.Second, budget.Poll)
+	spend(b, "ns", 2*time.Second, budget.Poll)
 	r := &recorder{}
 	g := gate(t, c, b, r, stream(1, settled...))
 	ctx := context.Background()
 	first, _ := g.Reconcile(ctx, req)
 	c.Step(first.RequeueAfter)
-	spend(b, 5*time.Second, budget.Change)
+	spend(b, "ns", 5*time.Second, budget.Change)
 	res, err := g.Reconcile(ctx, req)
 	if err != nil {
 		t.Fatal(err)
@@ -250,7 +308,7 @@ func TestGateDisplacedPoll(t *testing.T) {
 	// At its new turn, changes have taken the next slots again: it yields
 	// only once, and goes.
 	c.Step(res.RequeueAfter)
-	spend(b, 5*time.Second, budget.Change)
+	spend(b, "ns", 5*time.Second, budget.Change)
 	if _, err := g.Reconcile(ctx, req); err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +322,7 @@ func TestGateDisplacedPoll(t *testing.T) {
 func TestGateChangeOverridesAPollTurn(t *testing.T) {
 	c := clocktesting.NewFakeClock(time.Unix(0, 0))
 	b := budget.New(budget.Quotas{}, budget.WithClock(c))
-	spend(b, 10*time.Second, budget.Poll)
+	spend(b, "ns", 10*time.Second, budget.Poll)
 	r := &recorder{}
 	mg := stream(1, settled...)
 	g := gate(t, c, b, r, mg)
@@ -315,5 +373,137 @@ func TestGateLogsOncePerChangeOfPace(t *testing.T) {
 	g.logPacing(false, ops, 0)
 	if len(log.said) != 2 {
 		t.Errorf("no poll deferred for %s: logged %q, want a second line saying so", backWithin, log.said)
+	}
+}
+
+// events records the Events a gate records.
+type events struct{ recorded []event.Event }
+
+func (e *events) Event(_ runtime.Object, ev event.Event)   { e.recorded = append(e.recorded, ev) }
+func (e *events) WithAnnotations(...string) event.Recorder { return e }
+
+// turnWaits is how many turns of namespace ns and class were taken after a
+// wait.
+func turnWaits(t *testing.T, ns string, class budget.Class) uint64 {
+	t.Helper()
+	m := &dto.Metric{}
+	if err := metrics.NamespaceTurnWait.WithLabelValues(ns, class.String()).(prometheus.Histogram).Write(m); err != nil {
+		t.Fatal(err)
+	}
+	return m.GetHistogram().GetSampleCount()
+}
+
+// TestGateTurnPromisedAnew: a change of a namespace whose changes have
+// taken the next 10 s comes back at its turn and finds that another
+// namespace's change, come since and whose turn is in the round being
+// served, took that slot: it is requeued for the next slot, holding no
+// worker, and goes then. Its namespace's deferrals and wait are counted.
+func TestGateTurnPromisedAnew(t *testing.T) {
+	c := clocktesting.NewFakeClock(time.Unix(0, 0))
+	b := budget.New(budget.Quotas{}, budget.WithClock(c))
+	take(b, "ns", 10*time.Second, budget.Change)
+	r := &recorder{}
+	g := gate(t, c, b, r, stream(2, settled...))
+	ctx := context.Background()
+	deferred := testutil.ToFloat64(metrics.NamespaceDeferred.WithLabelValues("ns", "change"))
+	waits := turnWaits(t, "ns", budget.Change)
+
+	first, _ := g.Reconcile(ctx, req)
+	if first.RequeueAfter != 10*time.Second {
+		t.Fatalf("a change behind 10 s of its namespace's slots: requeued after %v, want 10s", first.RequeueAfter)
+	}
+	newcomer := budget.Reservation{Scope: "111122223333", Region: "us-east-1", Namespace: "other", Name: "o", Ops: []budget.Operation{describe}, Class: budget.Change}
+	c.Step(9900 * time.Millisecond)
+	b.Reserve(newcomer, 0)
+	c.Step(100 * time.Millisecond)
+	if wait := b.Reserve(newcomer, 250*time.Millisecond); wait != 0 {
+		t.Fatalf("the newcomer at its turn: %v away, want 0", wait)
+	}
+	again, _ := g.Reconcile(ctx, req)
+	if r.runs != 0 || again.RequeueAfter != 250*time.Millisecond {
+		t.Errorf("at its turn, taken by another namespace's change: runs %d, requeued after %v; want 0 and the next slot (250ms)", r.runs, again.RequeueAfter)
+	}
+	c.Step(again.RequeueAfter)
+	if _, err := g.Reconcile(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	if r.runs != 1 {
+		t.Errorf("at its next slot: runs %d, want 1", r.runs)
+	}
+	if n := testutil.ToFloat64(metrics.NamespaceDeferred.WithLabelValues("ns", "change")) - deferred; n != 2 {
+		t.Errorf("provider_aws_services_namespace_deferred_total{namespace=ns,class=change} rose by %v, want 2 (deferred, then promised anew)", n)
+	}
+	if n := turnWaits(t, "ns", budget.Change) - waits; n != 1 {
+		t.Errorf("provider_aws_services_namespace_turn_wait_seconds{namespace=ns,class=change} has %d more samples, want 1", n)
+	}
+}
+
+// TestGateSaysItWaitsLong: a change whose turn is more than LongWait away
+// says so in one Normal Event, not again when its turn is promised anew,
+// and again in a later wait.
+func TestGateSaysItWaitsLong(t *testing.T) {
+	c := clocktesting.NewFakeClock(time.Unix(0, 0))
+	b := budget.New(budget.Quotas{}, budget.WithClock(c))
+	take(b, "ns", 40*time.Second, budget.Change)
+	r := &recorder{}
+	rec := &events{}
+	g := gate(t, c, b, r, stream(2, settled...))
+	g.Record = rec
+	ctx := context.Background()
+
+	first, _ := g.Reconcile(ctx, req)
+	if len(rec.recorded) != 1 {
+		t.Fatalf("a change 40 s from its turn: %d Events, want 1", len(rec.recorded))
+	}
+	if ev := rec.recorded[0]; ev.Type != event.TypeNormal || ev.Reason != ReasonWaitingForTurn {
+		t.Errorf("the Event: %s %s, want Normal %s", ev.Type, ev.Reason, ReasonWaitingForTurn)
+	}
+	// Another namespace's change takes its slot: promised anew, it says
+	// nothing more.
+	newcomer := budget.Reservation{Scope: "111122223333", Region: "us-east-1", Namespace: "other", Name: "o", Ops: []budget.Operation{describe}, Class: budget.Change}
+	c.Step(first.RequeueAfter - 100*time.Millisecond)
+	b.Reserve(newcomer, 0)
+	c.Step(100 * time.Millisecond)
+	b.Reserve(newcomer, 250*time.Millisecond)
+	again, _ := g.Reconcile(ctx, req)
+	if again.RequeueAfter == 0 || len(rec.recorded) != 1 {
+		t.Errorf("promised anew: requeued after %v with %d Events; want a requeue and still 1 Event", again.RequeueAfter, len(rec.recorded))
+	}
+	c.Step(again.RequeueAfter)
+	if _, err := g.Reconcile(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	// It looked: the wait is over. A new one says so again.
+	g.Deferred.Polled(req.NamespacedName)
+	take(b, "ns", 40*time.Second, budget.Change)
+	if _, err := g.Reconcile(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.recorded) != 2 {
+		t.Errorf("a second long wait: %d Events in all, want 2", len(rec.recorded))
+	}
+}
+
+// TestGateHeldDeletionGivesUpItsTurn: a deletion waiting for its turn whose
+// deletion policy becomes invalid gives its turn back: the next reconcile
+// of its namespace takes it.
+func TestGateHeldDeletionGivesUpItsTurn(t *testing.T) {
+	c := clocktesting.NewFakeClock(time.Unix(0, 0))
+	b := budget.New(budget.Quotas{}, budget.WithClock(c))
+	take(b, "ns", 5*time.Second, budget.Change)
+	r := &recorder{}
+	g := gate(t, c, b, r, deleted(stream(1, settled...)))
+	ctx := context.Background()
+	if res, _ := g.Reconcile(ctx, req); res.RequeueAfter != 5*time.Second {
+		t.Fatalf("a deletion behind 5 s of slots: requeued after %v, want 5s", res.RequeueAfter)
+	}
+	held := true
+	g.Held = func(context.Context, *v1alpha1.DeliveryStream) bool { return held }
+	if res, _ := g.Reconcile(ctx, req); r.runs != 1 || r.urgent != 0 || !res.IsZero() {
+		t.Errorf("held: runs %d (urgent %d), result %+v; want it run at once, unmarked", r.runs, r.urgent, res)
+	}
+	next := budget.Reservation{Scope: "111122223333", Region: "us-east-1", Namespace: "ns", Name: "next", Ops: []budget.Operation{describe}, Class: budget.Change}
+	if wait := b.Reserve(next, 0); wait != 5*time.Second {
+		t.Errorf("the next change of the namespace: %v away, want 5s (the held deletion's turn)", wait)
 	}
 }
