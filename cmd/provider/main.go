@@ -118,7 +118,9 @@ func main() {
 	kingpin.FatalIfError(err, "Cannot get the API server configuration")
 	// The API server is asked as fast as the creates the budgets allow
 	// write; settled resources are read from the cache.
+	// The client's rate grows with the accounts and regions served.
 	cfg.QPS, cfg.Burst = awscontroller.KubeRate(budgets)
+	cfg.RateLimiter = awscontroller.KubeRateLimiter(budgets)
 
 	scheme := kruntime.NewScheme()
 	kingpin.FatalIfError(clientgoscheme.AddToScheme(scheme), "Cannot add Kubernetes APIs to the scheme")

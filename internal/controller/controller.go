@@ -69,9 +69,9 @@ var kinds = []kind{
 const DefaultWorkers = 10
 
 // WritesPerCreate are the API server writes one create makes at most: the
-// object's four (five for the kinds AWS creates asynchronously) and the
-// ownership claim.
-const WritesPerCreate = 6
+// object's four (five for the kinds AWS creates asynchronously), the
+// ownership claim and its record that the create made the resource.
+const WritesPerCreate = 7
 
 // KubeRate is the rate the Kubernetes client needs: the writes of the
 // creates the budgets allow, every kind at once, each kind as many per

@@ -88,10 +88,10 @@ func TestKubeRate(t *testing.T) {
 	}{
 		// 80 % of AgentCore's 10 (unpublished), Firehose's 5, SNS
 		// Subscribe's 100, EventBridge CreateEndpoint's 5 and SageMaker's
-		// 10 (unpublished): 104 creates per second, 6 writes each.
-		"PublishedQuotas": {quotas: budget.Quotas{}, want: 624},
+		// 10 (unpublished): 104 creates per second, 7 writes each.
+		"PublishedQuotas": {quotas: budget.Quotas{}, want: 728},
 		// An account whose SNS Subscribe quota is 10: 32 creates per second.
-		"LowerSubscribeQuota": {quotas: budget.Quotas{Of: map[string]float64{"SNS:Subscribe": 10}}, want: 192},
+		"LowerSubscribeQuota": {quotas: budget.Quotas{Of: map[string]float64{"SNS:Subscribe": 10}}, want: 224},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -100,5 +100,22 @@ func TestKubeRate(t *testing.T) {
 				t.Errorf("KubeRate: -want, +got (qps, burst):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestKubeRateLimiterGrowsWithTheAccounts: the client's rate is KubeRate for
+// each account and region the budgets have served.
+func TestKubeRateLimiterGrowsWithTheAccounts(t *testing.T) {
+	b := budget.New(budget.Quotas{})
+	l := KubeRateLimiter(b)
+	per, _ := KubeRate(b)
+	got := []float32{l.QPS()}
+	op := budget.Operation{Service: "Firehose", Name: "CreateDeliveryStream"}
+	for _, scope := range []string{"111122223333", "444455556666", "111122223333 at https://tenant.example"} {
+		b.Reserve(budget.Reservation{Scope: scope, Region: "us-east-1", Namespace: "team-a", Name: "s", Ops: []budget.Operation{op}, Class: budget.Change}, 0)
+		got = append(got, l.QPS())
+	}
+	if diff := cmp.Diff([]float32{per, per, 2 * per, 3 * per}, got); diff != "" {
+		t.Errorf("QPS as accounts are served: -want, +got:\n%s", diff)
 	}
 }

@@ -77,6 +77,13 @@ const (
 	// owner tags its create carries (or, for a kind AWS cannot tag, a
 	// creation after the claim) make an existing resource its own.
 	ToCreate Purpose = "create"
+	// Created: the object's create made the resource: AWS answered it, or
+	// the evidence after a lost answer showed it (its owner tags, or for a
+	// kind AWS cannot tag, when AWS made it). Only this, which the provider
+	// alone writes, makes the resource the object's without a look at the
+	// evidence: an ARN or a create record in the object, which its
+	// namespace may write, never does.
+	Created Purpose = "created"
 	// Adopted: the object's user asked to adopt the resource that exists.
 	Adopted Purpose = "adopt"
 	// Carried: the object made the resource under a release of the

@@ -342,6 +342,7 @@ func (c *Client[MR]) beforeCreate(ctx context.Context, mg, before MR, o managed.
 func (c *Client[MR]) act(ctx context.Context, mg MR, d Decision, o *managed.ExternalObservation) (Decision, error) {
 	switch d.Verdict {
 	case Owned:
+		return d, c.confirmed(ctx, mg, d)
 	case Carry:
 		return c.takeFor(ctx, mg, Carried, d)
 	case Adopt:
@@ -395,6 +396,10 @@ func (c *Client[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreatio
 	}
 	created, err := c.TypedExternalClient.Create(sendonce.Creating(ctx), mg)
 	if err == nil {
+		// AWS answered: the claim records that this create made it. A
+		// record that fails is made up for by the next Observe, which
+		// finds the create's work by the evidence and confirms it.
+		_ = c.confirm(ctx, mg)
 		return created, nil
 	}
 	switch {
@@ -440,6 +445,9 @@ func (c *Client[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreatio
 	if d.Verdict == Owned {
 		// An earlier create of this object made it, and its answer was
 		// lost: the object shows what the Observe found, as an Observe would.
+		if err := c.confirmed(ctx, mg, d); err != nil {
+			return managed.ExternalCreation{}, err
+		}
 		restore(mg, probe)
 		return managed.ExternalCreation{ConnectionDetails: o.ConnectionDetails}, nil
 	}
@@ -543,12 +551,29 @@ func (c *Client[MR]) claim(ctx context.Context, mg MR, purpose Purpose) (*Owner,
 		return &cl.Owner, nil
 	}
 	c.claimed = true
-	if cl.Purpose != purpose && (cl.Purpose == ToCreate || cl.Purpose == Refused) {
-		// Held for a create that did not make what exists, or, after a
-		// create AWS refused, for the create that follows now.
+	if cl.Purpose != purpose && (cl.Purpose == ToCreate || cl.Purpose == Refused || cl.Purpose == Created) {
+		// Held for a create that did not make what exists, after a
+		// create AWS refused, or for a resource that is gone: for the
+		// create that follows now.
 		return nil, c.kind.Claims.Repurpose(ctx, c.identity(mg), mg.GetUID(), purpose)
 	}
 	return nil, nil
+}
+
+// confirm records in the claim that the object's create made its resource.
+func (c *Client[MR]) confirm(ctx context.Context, mg MR) error {
+	if c.kind.Identity(mg) == "" {
+		return nil
+	}
+	return c.kind.Claims.Repurpose(ctx, c.identity(mg), mg.GetUID(), Created)
+}
+
+// confirmed confirms the create the decision found the work of.
+func (c *Client[MR]) confirmed(ctx context.Context, mg MR, d Decision) error {
+	if !d.Confirm {
+		return nil
+	}
+	return c.confirm(ctx, mg)
 }
 
 // takeFor takes the claim for purpose; the decision becomes Owned, or
@@ -669,7 +694,7 @@ func withClaim[MR resource.Managed](ctx context.Context, c *Client[MR], mg MR) c
 			return false
 		}
 		cl, err := c.kind.Claims.Get(ctx, c.identity(mg), mg.GetUID())
-		return err == nil && cl != nil && cl.Holder == mg.GetUID() && cl.Purpose == ToCreate
+		return err == nil && cl != nil && cl.Holder == mg.GetUID() && (cl.Purpose == ToCreate || cl.Purpose == Created)
 	})
 }
 

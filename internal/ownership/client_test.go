@@ -249,6 +249,7 @@ func TestClientObserve(t *testing.T) {
 		holder   string
 		calls    []string
 		notOwned bool
+		purpose  Purpose // the claim's purpose after the Observe; checked when set
 	}
 	cases := map[string]struct {
 		reason string
@@ -388,11 +389,25 @@ func TestClientObserve(t *testing.T) {
 			aws:  &awsStream{exists: true, tags: tagsOf(teamA)},
 			want: want{err: "belongs to team-a/orders of this cluster", holder: "uid-team-a-orders", calls: []string{"Observe"}, notOwned: true},
 		},
-		"HeldAndRecorded": {
-			reason: "Its claim and its record: owned, with no tag read.",
-			self:   named("team-a", "orders", recorded), claimedBy: teamA, purpose: ToCreate,
+		"HeldAndCreated": {
+			reason: "Its claim records that its create made the resource: owned, with no tag read.",
+			self:   named("team-a", "orders", recorded), claimedBy: teamA, purpose: Created,
 			aws:  &awsStream{exists: true, tags: tagsOf(teamA)},
 			want: want{exists: true, holder: "uid-team-a-orders", calls: []string{"Observe"}},
+		},
+		"HeldToCreateAndRecorded": {
+			reason: "A claim held to create and a create record: the owner tags decide, once (the claim then records the create).",
+			self:   named("team-a", "orders", recorded), claimedBy: teamA, purpose: ToCreate,
+			aws:  &awsStream{exists: true, tags: tagsOf(teamA)},
+			want: want{exists: true, holder: "uid-team-a-orders", calls: []string{"Observe", "ListTags"}, purpose: Created},
+		},
+		"HeldToCreateWithAnARNItWrote": {
+			reason: "A claim held for a create that never succeeded, and an ARN its namespace wrote in its status: not ownership of what another made.",
+			self: named("team-a", "orders", recorded, func(mg *v1alpha1.DeliveryStream) {
+				mg.Status.AtProvider.ACKResourceMetadata = &common.ResourceMetadata{ARN: new("arn:aws:firehose:us-east-1:000000000000:deliverystream/orders")}
+			}), claimedBy: teamA, purpose: ToCreate,
+			aws:  &awsStream{exists: true, tags: tagsOf(named("team-x", "orders"))},
+			want: want{err: "does not manage it", calls: []string{"Observe", "ListTags"}, notOwned: true},
 		},
 		"LostAnswer": {
 			reason: "Held for a create, no record, and the owner tags name its UID: its create's work.",
@@ -457,6 +472,9 @@ func TestClientObserve(t *testing.T) {
 			mg := tc.self.DeepCopy()
 			o, err := c.Observe(context.Background(), mg)
 			got := want{exists: o.ResourceExists, holder: holder(t, kube), calls: tc.aws.calls, notOwned: mg.GetCondition(xpv2.TypeReady).Reason == ReasonNotOwned}
+			if tc.want.purpose != "" {
+				got.purpose = purposeOf(t, kube)
+			}
 			if err != nil {
 				got.err = tc.want.err
 				if !strings.Contains(err.Error(), tc.want.err) || tc.want.err == "" {
@@ -466,7 +484,7 @@ func TestClientObserve(t *testing.T) {
 			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
 				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
 			}
-			if got.notOwned && mg.Status.AtProvider.ACKResourceMetadata != nil {
+			if got.notOwned && mg.Status.AtProvider.ACKResourceMetadata != nil && tc.self.Status.AtProvider.ACKResourceMetadata == nil {
 				t.Errorf("a refused object keeps what the Observe read: %+v", mg.Status.AtProvider.ACKResourceMetadata)
 			}
 		})
@@ -511,8 +529,8 @@ func TestClientCreate(t *testing.T) {
 		purpose   Purpose
 	}{
 		"Created": {
-			reason: "The create is made under the object's claim, which it keeps.",
-			aws:    &awsStream{}, holder: "uid-team-b-orders", purpose: ToCreate,
+			reason: "The create is made under the object's claim, which then records that the create made it.",
+			aws:    &awsStream{}, holder: "uid-team-b-orders", purpose: Created,
 		},
 		"RefusedByAWS": {
 			reason: "A create AWS refused made nothing: the claim says so, so that nothing appearing before the next create is taken for its work.",
@@ -535,7 +553,7 @@ func TestClientCreate(t *testing.T) {
 		},
 		"HeldByAGoneObject": {
 			reason:    "A claim whose holder is gone is released, not inherited by a newcomer of the same name.",
-			claimedBy: named("team-b", "orders", func(mg *v1alpha1.DeliveryStream) { mg.UID = "uid-of-a-gone-object" }), aws: &awsStream{}, holder: "uid-team-b-orders", purpose: ToCreate,
+			claimedBy: named("team-b", "orders", func(mg *v1alpha1.DeliveryStream) { mg.UID = "uid-of-a-gone-object" }), aws: &awsStream{}, holder: "uid-team-b-orders", purpose: Created,
 		},
 		"HeldByAnother": {
 			reason:    "Another object holds the identity: no create.",

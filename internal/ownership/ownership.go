@@ -263,6 +263,10 @@ type Decision struct {
 	// OtherNamespace is the namespace the resource's owner tags name, when
 	// an adoption from another namespace is refused.
 	OtherNamespace string
+	// Confirm is true when the evidence showed the work of the object's
+	// create under a claim still held to create: the claim is to record it
+	// (Created).
+	Confirm bool
 }
 
 // Facts are what a decision is made from.
@@ -342,7 +346,7 @@ func Decide(f Facts, evidence func() (MakerEvidence, error)) (Decision, error) {
 		return Decision{}, err
 	}
 	if v, ok := f.ownWork(ev); ok {
-		return Decision{Verdict: v, Evidence: ev, Holds: holds}, nil
+		return Decision{Verdict: v, Evidence: ev, Holds: holds, Confirm: v == Owned && f.Claim.Purpose == ToCreate}, nil
 	}
 	switch {
 	case f.Adopt && !ev.InCluster && ev.Owner != nil && ev.Owner.Namespace != f.Self.Namespace && !f.HandedOver:
@@ -359,14 +363,17 @@ func Decide(f Facts, evidence func() (MakerEvidence, error)) (Decision, error) {
 
 // ownedByClaim reports whether the claim the object holds says, with no
 // Observe of AWS, that the resource is its own: it adopted it or carried it
-// over, or it recorded its create and AWS did not make the resource since.
+// over, or its create made it (Created) and AWS did not make the resource
+// again since. A claim held to create, beside an ARN or a create record in
+// the object, is not enough: the namespace may write those, and a create
+// that never succeeded made nothing; the evidence decides.
 func (f Facts) ownedByClaim() bool {
 	switch f.Claim.Purpose {
 	case Adopted, Carried:
 		return true
-	case ToCreate:
-		return f.SaysItOwns && !f.remade()
-	case Refused:
+	case Created:
+		return !f.remade()
+	case ToCreate, Refused, Retained:
 	}
 	return false
 }

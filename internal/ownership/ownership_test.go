@@ -108,10 +108,20 @@ func TestDecide(t *testing.T) {
 			f:      Facts{Self: ownerB, Claim: theirs, Adopt: true},
 			want:   want{d: Decision{Verdict: NotOwned, HeldBy: &ownerA}},
 		},
-		"HeldAndRecorded": {
-			reason: "Its claim and its record of the create: owned, without reading AWS's tags.",
-			f:      Facts{Self: ownerB, Claim: mine(ToCreate), SaysItOwns: true},
+		"HeldAndCreated": {
+			reason: "Its claim records that its create made the resource: owned, without reading AWS's tags.",
+			f:      Facts{Self: ownerB, Claim: mine(Created), SaysItOwns: true},
 			want:   want{d: Decision{Verdict: Owned, Holds: true}},
+		},
+		"HeldToCreateWithARecordItWrote": {
+			reason: "A claim held to create, beside an ARN or create record its namespace may write, is not ownership of what someone else made: the evidence decides.",
+			f:      Facts{Self: ownerB, Claim: mine(ToCreate), SaysItOwns: true, CreateSucceeded: claimedAt}, evidence: tagged(otherCluster),
+			want: want{d: Decision{Verdict: NotOwned, Holds: true, Evidence: tagged(otherCluster)}, evidence: true},
+		},
+		"HeldToCreateAndItsWork": {
+			reason: "A claim held to create whose create's work the evidence shows: owned, and the claim is to record it.",
+			f:      Facts{Self: ownerB, Claim: mine(ToCreate), SaysItOwns: true, CreateSucceeded: claimedAt}, evidence: tagged(ownerB),
+			want: want{d: Decision{Verdict: Owned, Holds: true, Evidence: tagged(ownerB), Confirm: true}, evidence: true},
 		},
 		"HeldForAnAdoption": {
 			reason: "An adoption the claim recorded stays owned, whatever the annotations say now.",
@@ -121,7 +131,7 @@ func TestDecide(t *testing.T) {
 		"LostAnswerTaggedWithItsUID": {
 			reason: "Its create's owner tags: the create's answer was lost.",
 			f:      Facts{Self: ownerB, Claim: mine(ToCreate)}, evidence: tagged(ownerB),
-			want: want{d: Decision{Verdict: Owned, Holds: true, Evidence: tagged(ownerB)}, evidence: true},
+			want: want{d: Decision{Verdict: Owned, Holds: true, Evidence: tagged(ownerB), Confirm: true}, evidence: true},
 		},
 		"TagsOfAnotherCluster": {
 			reason: "The same kind, namespace and name with another UID: made elsewhere.",
@@ -136,7 +146,7 @@ func TestDecide(t *testing.T) {
 		"UntaggedMadeAfterTheClaim": {
 			reason: "A kind AWS cannot tag, made after the claim, and the object was about to create: its create's work.",
 			f:      Facts{Self: ownerB, Claim: mine(ToCreate), CreateAttempted: true}, evidence: MakerEvidence{Created: claimedAt.Add(time.Second)},
-			want: want{d: Decision{Verdict: Owned, Holds: true, Evidence: MakerEvidence{Created: claimedAt.Add(time.Second)}}, evidence: true},
+			want: want{d: Decision{Verdict: Owned, Holds: true, Evidence: MakerEvidence{Created: claimedAt.Add(time.Second)}, Confirm: true}, evidence: true},
 		},
 		"UntaggedAfterARefusedCreate": {
 			reason: "A kind AWS cannot tag whose create AWS refused: what appeared since is not its work.",
@@ -156,7 +166,7 @@ func TestDecide(t *testing.T) {
 		"UntaggedLostAnswer": {
 			reason: "A kind AWS cannot tag whose create failed with no answer of AWS's doing nothing (a server error, a reset): made after the claim and before the failure, its create's work.",
 			f:      Facts{Self: ownerB, Claim: mine(ToCreate), CreateAttempted: true, CreateEnded: claimedAt.Add(time.Second)}, evidence: MakerEvidence{Created: claimedAt.Add(time.Second)},
-			want: want{d: Decision{Verdict: Owned, Holds: true, Evidence: MakerEvidence{Created: claimedAt.Add(time.Second)}}, evidence: true},
+			want: want{d: Decision{Verdict: Owned, Holds: true, Evidence: MakerEvidence{Created: claimedAt.Add(time.Second)}, Confirm: true}, evidence: true},
 		},
 		"UntaggedLostAnswerMadeBeforeTheClaim": {
 			reason: "A kind AWS cannot tag whose create's answer was lost, made well before the claim: someone else's, as if the create had been answered that it exists.",
@@ -175,7 +185,7 @@ func TestDecide(t *testing.T) {
 				CreateSucceeded: claimedAt, Created: claimedAt.Add(time.Hour), CreateEnded: claimedAt.Add(time.Hour),
 			},
 			evidence: MakerEvidence{Created: claimedAt.Add(time.Hour)},
-			want:     want{d: Decision{Verdict: Owned, Holds: true, Evidence: MakerEvidence{Created: claimedAt.Add(time.Hour)}}, evidence: true},
+			want:     want{d: Decision{Verdict: Owned, Holds: true, Evidence: MakerEvidence{Created: claimedAt.Add(time.Hour)}, Confirm: true}, evidence: true},
 		},
 		"FailedCallLeavesNoClaim": {
 			reason: "A create AWS refused released the claim; a create-pending record proves nothing.",

@@ -50,6 +50,10 @@ type Budgets struct {
 
 	mu      sync.Mutex
 	buckets map[key]*bucket
+	// places are the accounts and regions served, each with quotas of its
+	// own; placeCount counts them for readers that take no lock.
+	places     map[[2]string]struct{}
+	placeCount atomic.Int64
 
 	// sched guards the turns of every bucket; anonymous numbers the
 	// reservations without a name.
@@ -70,7 +74,7 @@ func WithClock(c clock.WithTicker) Option { return func(b *Budgets) { b.clock = 
 
 // New returns the budgets of quotas.
 func New(q Quotas, o ...Option) *Budgets {
-	b := &Budgets{quotas: q, clock: clock.RealClock{}, buckets: map[key]*bucket{}}
+	b := &Budgets{quotas: q, clock: clock.RealClock{}, buckets: map[key]*bucket{}, places: map[[2]string]struct{}{}}
 	for _, fn := range o {
 		fn(b)
 	}
@@ -93,9 +97,17 @@ func (b *Budgets) bucket(account, region string, op Operation) *bucket {
 		bk = &bucket{rate: rate, burst: burst, tokens: burst, at: b.clock.Now(), turns: [2]*turns{newTurns(), newTurns()}}
 		b.buckets[k] = bk
 		metrics.BudgetRate.WithLabelValues(op.Service, op.Name).Set(rate)
+		if _, ok := b.places[[2]string{account, region}]; !ok {
+			b.places[[2]string{account, region}] = struct{}{}
+			b.placeCount.Add(1)
+		}
 	}
 	return bk
 }
+
+// Places counts the accounts (at their endpoints) and regions the budgets
+// have served so far: each has AWS quotas of its own.
+func (b *Budgets) Places() int { return int(b.placeCount.Load()) }
 
 // urgentKey marks a context whose calls go before periodic polls.
 type urgentKey struct{}
