@@ -160,11 +160,11 @@ func (r secretProtection) letGoUnlessUsed(ctx context.Context, s types.Namespace
 // readersOf are the configs that read Secret s: the namespaced configs of
 // its namespace and the ClusterProviderConfigs, from the cache.
 func (r secretProtection) readersOf(ctx context.Context, s types.NamespacedName) ([]configRef, error) {
-	var out []configRef
 	pcs := &v1alpha1.ProviderConfigList{}
 	if err := r.kube.List(ctx, pcs, client.InNamespace(s.Namespace)); err != nil {
 		return nil, errors.Wrap(err, errListConfigs)
 	}
+	out := make([]configRef, 0, len(pcs.Items))
 	for _, pc := range pcs.Items {
 		out = append(out, configRef{kind: v1alpha1.ProviderConfigKind, namespace: pc.Namespace, name: pc.Name, spec: pc.Spec, users: pc.Status.Users})
 	}

@@ -153,7 +153,9 @@ func NewSweeps(mgr ctrl.Manager, log logging.Logger, namespace string, every tim
 		every = sweep.DefaultEvery
 	}
 	u := &usage.Sweep{Kube: mgr.GetClient(), Scheme: mgr.GetScheme(), Record: event.NewAPIRecorder(mgr.GetEventRecorderFor("usage-sweep")), //nolint:staticcheck,nolintlint // as managedoptions.For
-		Claimed: func(ctx context.Context, uid types.UID) (bool, error) { return ownership.HoldsAny(ctx, mgr.GetCache(), namespace, uid) }}
+		Claimed: func(ctx context.Context, uid types.UID) (bool, error) {
+			return ownership.HoldsAny(ctx, mgr.GetCache(), namespace, uid)
+		}}
 	s := &sweep.Set{Every: every, Log: log}
 	s.Add("the usages of provider configs", u.Once)
 	return s

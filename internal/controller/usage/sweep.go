@@ -80,7 +80,8 @@ func (s *Sweep) Once(ctx context.Context) error {
 		case exists && !meta.FinalizerExists(u, Finalizer):
 			before := u.DeepCopy()
 			meta.AddFinalizer(u, Finalizer)
-			if err := s.Kube.Patch(ctx, u, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); client.IgnoreNotFound(err) != nil {
+			err := s.Kube.Patch(ctx, u, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+			if client.IgnoreNotFound(err) != nil {
 				return err
 			}
 		case !exists && meta.FinalizerExists(u, Finalizer):
