@@ -65,7 +65,8 @@ controlplane-run: controlplane
 	@mkdir -p $(CACHE_DIR)/dev
 	$(GO) run ./test/controlplane/cmd/devcluster --write-kubeconfig $(CACHE_DIR)/dev/kubeconfig
 
-## controlplane: kube-apiserver, etcd and kubectl, built from the Go module proxy when missing.
+## controlplane: kube-apiserver, etcd, kubectl and kube-controllers (the namespace controller and
+## garbage collector of kube-controller-manager), built from the Go module proxy when missing.
 controlplane:
 	hack/controlplane/build.sh $(CONTROLPLANE)
 

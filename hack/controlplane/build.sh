@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Builds kube-apiserver, etcd and kubectl from the Go module proxy, only when a
-# binary is missing, into the per-user tool cache (hack/lib/toolcache.sh), and
-# links LINK (default .cache/controlplane) to them. The versions are those
-# pinned in hack/controlplane/go.mod; the apiserver is stamped with its release
-# so that clients see a real version. Prints the folder of the binaries.
+# Builds kube-apiserver, etcd, kubectl and kube-controllers (kube-controller-
+# manager's namespace controller and garbage collector alone, ./controllers)
+# from the Go module proxy, only when a binary is missing, into the per-user
+# tool cache (hack/lib/toolcache.sh), and links LINK (default
+# .cache/controlplane) to them. The versions are those pinned in
+# hack/controlplane/go.mod; the apiserver is stamped with its release so that
+# clients see a real version. Prints the folder of the binaries.
 #   hack/controlplane/build.sh [LINK]
 set -euo pipefail
 
@@ -14,7 +16,7 @@ link="$(cd "$(dirname "$link")" && pwd)/$(basename "$link")"
 . "$here/../lib/toolcache.sh"
 
 k8s_version=$(cd "$here" && go list -m -f '{{.Version}}' k8s.io/kubernetes)
-key="$k8s_version-$(cd "$here" && toolcache_key build.sh go.mod go.sum tools.go etcd/*.go)"
+key="$k8s_version-$(cd "$here" && toolcache_key build.sh go.mod go.sum tools.go etcd/*.go controllers/*.go)"
 out="$tools_cache/controlplane/$key"
 minor=$(echo "$k8s_version" | cut -d. -f2)
 stamp="-s -w"
@@ -30,11 +32,14 @@ build() { # name package
   mv "$out/$1.tmp" "$out/$1"
 }
 
-if [ ! -x "$out/kubectl" ]; then
+binaries="etcd kube-apiserver kubectl kube-controllers"
+missing() { local b; for b in $binaries; do [ -x "$out/$b" ] || return 0; done; return 1; }
+if missing; then
   toolcache_lock "$out"
   build etcd ./etcd
   build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver
   build kubectl k8s.io/kubernetes/cmd/kubectl
+  build kube-controllers ./controllers
 fi
 toolcache_link "$out" "$link"
 echo "$out"

@@ -1,12 +1,19 @@
 // Module controlplane builds the test and development control plane
-// (kube-apiserver, etcd, kubectl) from the Go module proxy. It is a module of
-// its own so that Kubernetes' server dependencies never enter the provider's.
+// (kube-apiserver, etcd, kubectl, and kube-controllers: kube-controller-manager's
+// namespace controller and garbage collector) from the Go module proxy. It is a
+// module of its own so that Kubernetes' server dependencies never enter the
+// provider's.
 module github.com/cloudkinds/provider-aws-services/hack/controlplane
 
 go 1.26
 
 require (
 	go.etcd.io/etcd/server/v3 v3.6.6
+	k8s.io/api v0.35.3
+	k8s.io/apimachinery v0.35.3
+	k8s.io/client-go v0.35.3
+	k8s.io/controller-manager v0.35.3
+	k8s.io/klog/v2 v2.130.1
 	k8s.io/kubernetes v1.35.3
 )
 
@@ -134,22 +141,17 @@ require (
 	gopkg.in/inf.v0 v0.9.1 // indirect
 	gopkg.in/natefinch/lumberjack.v2 v2.2.1 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
-	k8s.io/api v0.35.3 // indirect
 	k8s.io/apiextensions-apiserver v0.0.0 // indirect
-	k8s.io/apimachinery v0.35.3 // indirect
 	k8s.io/apiserver v0.35.3 // indirect
 	k8s.io/cli-runtime v0.35.3 // indirect
-	k8s.io/client-go v0.35.3 // indirect
 	k8s.io/cloud-provider v0.35.3 // indirect
 	k8s.io/cluster-bootstrap v0.0.0 // indirect
 	k8s.io/component-base v0.35.3 // indirect
 	k8s.io/component-helpers v0.35.3 // indirect
-	k8s.io/controller-manager v0.35.3 // indirect
 	k8s.io/csi-translation-lib v0.0.0 // indirect
 	k8s.io/dynamic-resource-allocation v0.35.3 // indirect
 	k8s.io/endpointslice v0.0.0 // indirect
 	k8s.io/externaljwt v0.0.0 // indirect
-	k8s.io/klog/v2 v2.130.1 // indirect
 	k8s.io/kms v0.35.3 // indirect
 	k8s.io/kube-aggregator v0.0.0 // indirect
 	k8s.io/kube-controller-manager v0.0.0 // indirect
