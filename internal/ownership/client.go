@@ -88,12 +88,13 @@ type Kind[MR resource.Managed] struct {
 	// when the identity exists: a new object creates before it looks
 	// (CreatesFirst), and looks only if AWS answers that it exists.
 	CreateRefusedIfExists bool
-	// PlaceOf tells where another object's calls go, from the session its
-	// config's reconciles built, building none: false when there is none
-	// (its config is missing, does not admit its namespace or refuses it,
-	// or no object of that config and region reached AWS yet). Only an
-	// object it places where the asker calls asks first (askedFirst); nil
-	// places none.
+	// PlaceOf tells where another object's calls go, from its config and
+	// the session its config's reconciles built, building none: false when
+	// it calls nowhere (its config is missing, does not admit its namespace
+	// or refuses it, or AWS refused its credentials). The Place's Account is
+	// "" while no reconcile of its config and region reached AWS since the
+	// provider started. Only an object it may place where the asker calls
+	// asks first (askedFirst); nil places none.
 	PlaceOf func(ctx context.Context, mg MR) (Place, bool)
 }
 
@@ -610,9 +611,9 @@ func (k *Kind[MR]) identityIn(mg MR, at Place) Identity {
 // nor paused: it creates, and mg waits. The order is the API server's creation stamps (no
 // tenant sets them), read from the cache's index, with no call to the API
 // server; the claim stays what decides ownership. Where another object
-// calls comes from the session its config's reconciles built (PlaceOf),
-// never from its status, which its namespace may write: an object whose
-// config is missing or refuses it holds no name.
+// calls comes from its config and the session its config's reconciles
+// built (PlaceOf), never from its status, which its namespace may write: an
+// object whose config is missing or refuses it holds no name.
 func (c *Client[MR]) askedFirst(ctx context.Context, mg MR) (*Owner, error) {
 	others, err := c.othersAskingFor(ctx, mg)
 	if err != nil {
@@ -674,14 +675,25 @@ func olderThan(a, b metav1.Object) bool {
 	return a.GetNamespace()+"/"+a.GetName() < b.GetNamespace()+"/"+b.GetName()
 }
 
-// asksHere reports whether other's calls go where this client's do, so that
-// it asks for the same resource.
+// asksHere reports whether other's calls go, or may go, where this
+// client's do, so that it asks for the same resource. An object whose
+// account is not known yet (a provider restarted, its reconcile not come
+// yet) is taken to call this client's account if its endpoint and region
+// are this client's: the asker waits for it to find out rather than take
+// what may be its resource. Only an object whose config calls nowhere, or
+// whose credentials AWS refused, asks for nothing.
 func (c *Client[MR]) asksHere(ctx context.Context, other MR) bool {
 	if c.kind.PlaceOf == nil {
 		return false
 	}
 	at, ok := c.kind.PlaceOf(ctx, other)
-	return ok && c.kind.identityIn(other, at) == c.identity(other)
+	if !ok {
+		return false
+	}
+	if at.Account == "" {
+		at.Account = c.at.Account
+	}
+	return c.kind.identityIn(other, at) == c.identity(other)
 }
 
 type holdsKey struct{}

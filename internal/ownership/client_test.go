@@ -159,7 +159,9 @@ func cluster(t *testing.T, objs ...client.Object) (client.Client, *Kind[*v1alpha
 
 // placeOf places an object by its provider config's name: "missing" has no
 // session (a config that does not exist or refuses it), "tenant-endpoint"
-// calls an endpoint of its own, every other calls where ordersID is.
+// calls an endpoint of its own, "not-built" calls ordersID's region in an
+// account not known yet, "not-built-tenant-endpoint" the same at an
+// endpoint of its own; every other calls where ordersID is.
 func placeOf(_ context.Context, mg *v1alpha1.DeliveryStream) (Place, bool) {
 	aws := Place{Account: ordersID.Account, Region: ordersID.Region}
 	if ref := mg.GetProviderConfigReference(); ref != nil {
@@ -168,6 +170,10 @@ func placeOf(_ context.Context, mg *v1alpha1.DeliveryStream) (Place, bool) {
 			return Place{}, false
 		case "tenant-endpoint":
 			aws.Endpoint = "https://tenant.example"
+		case "not-built":
+			aws.Account = ""
+		case "not-built-tenant-endpoint":
+			aws.Account, aws.Endpoint = "", "https://tenant.example"
 		}
 	}
 	return aws, true
@@ -306,6 +312,18 @@ func TestClientObserve(t *testing.T) {
 			reason: "An older object whose config calls an endpoint of its own asks for another resource, whatever account that endpoint answers.",
 			self:   named("team-b", "orders", createdAt(t0.Add(time.Hour))), aws: &awsStream{},
 			objects: []client.Object{named("team-a", "orders", createdAt(t0), configured("tenant-endpoint"))},
+			want:    want{holder: "uid-team-b-orders", calls: []string{"Observe"}},
+		},
+		"NothingYetAskedForFirstThroughAConfigNotBuiltYet": {
+			reason: "An older object whose account is not known yet (a provider restarted, its reconcile not come yet) may ask for this very resource: this one waits for it.",
+			self:   named("team-b", "orders", createdAt(t0.Add(time.Hour))), aws: &awsStream{},
+			objects: []client.Object{named("team-a", "orders", createdAt(t0), configured("not-built"))},
+			want:    want{err: "was asked for first by team-a/orders of this cluster", calls: []string{"Observe"}, notOwned: true},
+		},
+		"NothingYetAskedForFirstThroughAConfigNotBuiltYetAtAnotherEndpoint": {
+			reason: "An older object whose account is not known yet but whose endpoint is another asks for another resource.",
+			self:   named("team-b", "orders", createdAt(t0.Add(time.Hour))), aws: &awsStream{},
+			objects: []client.Object{named("team-a", "orders", createdAt(t0), configured("not-built-tenant-endpoint"))},
 			want:    want{holder: "uid-team-b-orders", calls: []string{"Observe"}},
 		},
 		"NothingYetAskedForFirstByAPausedObject": {

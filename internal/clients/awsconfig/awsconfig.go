@@ -50,6 +50,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/sendonce"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
@@ -139,7 +140,10 @@ type Cache struct {
 	sessions map[sessionKey]*Session
 	// bases are what the namespace sessions of one config version and
 	// region share, keyed without a namespace.
-	bases    map[sessionKey]*configBase
+	bases map[sessionKey]*configBase
+	// refused are the keys whose last build AWS answered by refusing the
+	// credentials (see Destination).
+	refused  map[sessionKey]struct{}
 	building singleflight.Group
 
 	loads, identityCalls, assumeRoleCalls, webIdentityCalls atomic.Int64
@@ -164,7 +168,7 @@ func WithTenantEndpointNetworks(allowed []netip.Prefix) Option {
 
 // NewCache returns a Cache that reads configs and secrets with kube.
 func NewCache(kube client.Client, o ...Option) *Cache {
-	c := &Cache{kube: kube, env: processEnvironment{}, sessions: map[sessionKey]*Session{}, bases: map[sessionKey]*configBase{}}
+	c := &Cache{kube: kube, env: processEnvironment{}, sessions: map[sessionKey]*Session{}, bases: map[sessionKey]*configBase{}, refused: map[sessionKey]struct{}{}}
 	for _, fn := range o {
 		fn(c)
 	}
@@ -255,11 +259,12 @@ func (c *Cache) Session(ctx context.Context, mg resource.ModernManaged, region *
 		bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), buildTimeout)
 		defer cancel()
 		s, err := c.buildFor(bctx, cfg, refs, k)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.noteRefusal(k, err)
 		if err != nil {
 			return nil, err
 		}
-		c.mu.Lock()
-		defer c.mu.Unlock()
 		// A newer version of the config or its secret replaces the older
 		// ones, and the namespace sessions' bases of older versions.
 		for old := range c.sessions {
@@ -288,30 +293,66 @@ func (c *Cache) Session(ctx context.Context, mg resource.ModernManaged, region *
 	return v.(*Session), nil //nolint:forcetypeassert // only sessions are built
 }
 
-// Built returns the session of mg when one of its config's current version
-// was built already, for another object's question "where does this object
-// call?". It builds nothing and calls nothing: false when the config is
-// missing, refuses mg (a namespace it does not admit, the pod's identity
-// asked for by a namespaced config), or mg's own reconciles have not reached
-// AWS through it yet.
-func (c *Cache) Built(ctx context.Context, mg resource.ModernManaged, region *string) (*Session, bool) {
+// A Destination is where a managed resource's calls go, as far as the
+// cache knows without building anything or calling anyone.
+type Destination struct {
+	// Calls is false when the resource calls nowhere: its config is
+	// missing or refuses it (a namespace it does not admit, the pod's
+	// identity asked for by a namespaced config), no region is set, a
+	// credential Secret is missing, or AWS refused the credentials when
+	// they were last tried.
+	Calls bool
+	// Endpoint and Region are the config's endpoint override ("" for
+	// AWS's own) and the resource's region.
+	Endpoint, Region string
+	// Session is the session its reconciles built; nil while none did,
+	// when the account it acts in is not known yet.
+	Session *Session
+}
+
+// Destination tells where mg's calls go, for another object's question
+// "does this one ask for the same resource where I would?". It reads the
+// config and its Secrets from the cache, builds nothing and calls nothing.
+func (c *Cache) Destination(ctx context.Context, mg resource.ModernManaged, region *string) Destination {
 	cfg, err := c.config(ctx, mg)
 	if err != nil {
-		return nil, false
+		return Destination{}
 	}
 	r := cmp.Or(aws.ToString(region), aws.ToString(cfg.spec.Region))
 	if r == "" {
-		return nil, false
+		return Destination{}
 	}
 	_, version, err := c.credentialSecrets(ctx, cfg)
 	if err != nil {
-		return nil, false
+		return Destination{}
+	}
+	d := Destination{Calls: true, Region: r}
+	if e := cfg.spec.Endpoint; e != nil {
+		d.Endpoint = e.URL
 	}
 	k := cfg.sessionKey(mg, version, r)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s, ok := c.sessions[k]
-	return s, ok
+	if _, refused := c.refused[k]; refused {
+		return Destination{}
+	}
+	d.Session = c.sessions[k]
+	return d
+}
+
+// noteRefusal records whether AWS refused the credentials of k when it was
+// built last: an answer about these credentials, which a throttled or
+// failed call is not. A newer version of the config forgets the older
+// versions' answers. The caller holds c.mu.
+func (c *Cache) noteRefusal(k sessionKey, err error) {
+	for old := range c.refused {
+		if k.supersedes(old) {
+			delete(c.refused, old)
+		}
+	}
+	if err != nil && awserrors.Classify(err) == awserrors.AccessDenied {
+		c.refused[k] = struct{}{}
+	}
 }
 
 // String is the key's name for singleflight.

@@ -526,3 +526,68 @@ func TestSessionWaitersKeepTheirOwnContexts(t *testing.T) {
 		t.Errorf("STS called %d times, want 1", n)
 	}
 }
+
+// TestDestination: what another object learns of where a resource's calls
+// go, without a build or a call: nowhere through a missing config or
+// credentials AWS refused; the config's endpoint and region, account not
+// known, before a build or after one that failed for another reason; the
+// session once built.
+func TestDestination(t *testing.T) {
+	e := emulator.New(emulator.Options{})
+	// AWS refuses the key AKIDREVOKED; the emulator answers the others.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.Header.Get("Authorization"), "Credential=AKIDREVOKED/") {
+			w.Header().Set("Content-Type", "text/xml")
+			w.WriteHeader(http.StatusForbidden)
+			_, _ = w.Write([]byte(`<ErrorResponse><Error><Type>Sender</Type><Code>InvalidClientTokenId</Code><Message>The security token included in the request is invalid.</Message></Error><RequestId>r</RequestId></ErrorResponse>`))
+			return
+		}
+		e.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	f := newFixture(t, secret("crossplane-system", "aws", "credentials", "[default]\naws_access_key_id=AKIDREVOKED\naws_secret_access_key=x\n"))
+	ctx := context.Background()
+	spec := v1alpha1.ProviderConfigSpec{Region: aws.String("us-east-1"), Credentials: v1alpha1.ProviderCredentials{Source: v1alpha1.CredentialsSourceSecret,
+		SecretRef: &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Name: "aws", Namespace: "crossplane-system"}, Key: "credentials"}}}
+	_ = f.kube.Create(ctx, clusterConfig("default", srv.URL, spec))
+	mg := managed("ns", v1alpha1.ClusterProviderConfigKind, "default", nil)
+	notBuilt := Destination{Calls: true, Endpoint: srv.URL, Region: "us-east-1"}
+
+	if diff := cmp.Diff(Destination{}, f.cache.Destination(ctx, managed("ns", v1alpha1.ClusterProviderConfigKind, "absent", nil), nil)); diff != "" {
+		t.Errorf("missing config: -want, +got:\n%s", diff)
+	}
+	if diff := cmp.Diff(notBuilt, f.cache.Destination(ctx, mg, nil)); diff != "" {
+		t.Errorf("before any build: -want, +got:\n%s", diff)
+	}
+	if _, err := f.cache.Session(ctx, mg, nil); err == nil {
+		t.Fatal("a refused key built a session")
+	}
+	if diff := cmp.Diff(Destination{}, f.cache.Destination(ctx, mg, nil)); diff != "" {
+		t.Errorf("after AWS refused the key: -want, +got:\n%s", diff)
+	}
+
+	// A new key is a new version: nothing is known of it until it is
+	// tried, and a throttled try proves nothing.
+	s := &corev1.Secret{}
+	_ = f.kube.Get(ctx, client.ObjectKey{Namespace: "crossplane-system", Name: "aws"}, s)
+	s.Data["credentials"] = []byte("[default]\naws_access_key_id=AKIDNEW\naws_secret_access_key=x\n")
+	_ = f.kube.Update(ctx, s)
+	if diff := cmp.Diff(notBuilt, f.cache.Destination(ctx, mg, nil)); diff != "" {
+		t.Errorf("a new key, not tried: -want, +got:\n%s", diff)
+	}
+	e.InjectFault("sts:GetCallerIdentity", emulator.Fault{Throttle: 10})
+	if _, err := f.cache.Session(ctx, mg, nil); err == nil {
+		t.Fatal("a throttled identity call built a session")
+	}
+	if diff := cmp.Diff(notBuilt, f.cache.Destination(ctx, mg, nil)); diff != "" {
+		t.Errorf("after a throttled build: -want, +got:\n%s", diff)
+	}
+	e.ClearFaults()
+	built, err := f.cache.Session(ctx, mg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := f.cache.Destination(ctx, mg, nil); !d.Calls || d.Session != built {
+		t.Errorf("after a build: %+v, want its session", d)
+	}
+}

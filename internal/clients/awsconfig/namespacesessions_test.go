@@ -219,8 +219,8 @@ func TestNamespaceSessions(t *testing.T) {
 				if s, err := f.cache.Session(ctx, mg, nil); err != nil || s != sessions[ns] {
 					t.Errorf("%s: a second reconcile got another session (%v)", ns, err)
 				}
-				if s, ok := f.cache.Built(ctx, mg, nil); !ok || s != sessions[ns] {
-					t.Errorf("%s: Built returned another session", ns)
+				if s := f.cache.Destination(ctx, mg, nil).Session; s != sessions[ns] {
+					t.Errorf("%s: Destination named another session", ns)
 				}
 			}
 			if diff := cmp.Diff(sts, f.aws.Calls()); diff != "" {
@@ -285,7 +285,7 @@ func TestNamespaceSessionsFollowTheConfig(t *testing.T) {
 	if len(f.cache.sessions) != 1 || len(f.cache.bases) != 1 {
 		t.Errorf("superseded sessions or bases are kept: %d sessions, %d bases", len(f.cache.sessions), len(f.cache.bases))
 	}
-	if _, ok := f.cache.Built(ctx, b, nil); ok {
+	if f.cache.Destination(ctx, b, nil).Session != nil {
 		t.Error("team-b's session of the previous generation is still offered")
 	}
 	// Switched off, the namespaces share one session again.

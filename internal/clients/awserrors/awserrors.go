@@ -74,6 +74,15 @@ var classes = map[string]Class{
 	"AccessDenied":          AccessDenied,
 	"AuthorizationError":    AccessDenied,
 	"UnauthorizedException": AccessDenied,
+	// AWS refuses the credentials themselves: a key unknown, revoked or
+	// expired, or a signature it cannot verify.
+	"InvalidClientTokenId":        AccessDenied,
+	"UnrecognizedClientException": AccessDenied,
+	"InvalidAccessKeyId":          AccessDenied,
+	"SignatureDoesNotMatch":       AccessDenied,
+	"IncompleteSignature":         AccessDenied,
+	"ExpiredToken":                AccessDenied,
+	"ExpiredTokenException":       AccessDenied,
 }
 
 // Code returns the AWS error code of err, or "".

@@ -45,6 +45,8 @@ func TestClassify(t *testing.T) {
 		"Validation":      {err: apiErr("ValidationException", "bad"), want: Terminal},
 		"SNSInvalid":      {err: apiErr("InvalidParameter", "Invalid parameter"), want: Terminal},
 		"Denied":          {err: apiErr("AccessDeniedException", "not authorized"), want: AccessDenied},
+		"UnknownKey":      {err: apiErr("InvalidClientTokenId", "The security token included in the request is invalid."), want: AccessDenied},
+		"ExpiredKey":      {err: apiErr("ExpiredToken", "The security token included in the request is expired"), want: AccessDenied},
 		"Exists":          {err: apiErr("ResourceAlreadyExistsException", "Endpoint e already exists."), want: AlreadyExists},
 		"ServerError":     {err: apiErr("InternalFailure", "oops"), want: Other},
 	}

@@ -185,11 +185,14 @@ func (k Kind[MR]) ownership(mgr ctrl.Manager, o controller.Options, namespace st
 
 		CreateRefusedIfExists: k.CreateFirst != nil,
 		PlaceOf: func(ctx context.Context, mg MR) (ownership.Place, bool) {
-			s, ok := sessions.Built(ctx, mg, k.Region(mg))
-			if !ok {
+			d := sessions.Destination(ctx, mg, k.Region(mg))
+			switch {
+			case !d.Calls:
 				return ownership.Place{}, false
+			case d.Session == nil:
+				return ownership.Place{Endpoint: d.Endpoint, Region: d.Region}, true
 			}
-			return place(s), true
+			return place(d.Session), true
 		},
 	}
 }
