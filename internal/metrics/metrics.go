@@ -127,6 +127,15 @@ var (
 		Help: "STS calls made to build and refresh AWS sessions (AssumeRole, AssumeRoleWithWebIdentity, GetCallerIdentity), by operation; each retry attempt is a call.",
 	}, []string{"operation"})
 
+	// LeftOnAWS counts the deletions that finished with something left on
+	// AWS that AWS does not let the provider delete (a subscription pending
+	// confirmation, a key grant a forced stream deletion could not retire),
+	// each also told in an Event on its object.
+	LeftOnAWS = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "provider_aws_services_left_on_aws_total",
+		Help: "Deletions that finished with something left on AWS that AWS does not let the provider delete, by kind; an Event on the object says what.",
+	}, []string{"kind"})
+
 	// UndeclaredObserveCalls counts the AWS calls a kind's Observe made that
 	// its declaration of ObserveCalls lacks: the budgets that pace its
 	// polls do not know them. The tests require none.
@@ -138,7 +147,7 @@ var (
 
 func init() {
 	ctrlmetrics.Registry.MustRegister(AWSCalls, PollInterval, Reconciles, BudgetRate, BudgetCalls, BudgetWait, DeferredPolls, DeferredChanges,
-		NamespaceDeferred, NamespaceTurnWait, STSCalls, UndeclaredObserveCalls)
+		NamespaceDeferred, NamespaceTurnWait, STSCalls, LeftOnAWS, UndeclaredObserveCalls)
 }
 
 // CountReconciles counts the reconciles of r, named controller, in

@@ -162,8 +162,10 @@ type keyFailure struct {
 }
 
 // FailKey makes every key-service operation on keyARN fail with f: a stream
-// created with it ends in CREATING_FAILED, and enabling or disabling
-// encryption with it ends in ENABLING_FAILED or DISABLING_FAILED.
+// created with it ends in CREATING_FAILED, enabling or disabling encryption
+// with it ends in ENABLING_FAILED or DISABLING_FAILED, and deleting a stream
+// encrypted with it, unless forced, in DELETING_FAILED (its grant cannot be
+// retired).
 func (s *Server) FailKey(keyARN string, f FailureDescription) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -546,6 +548,16 @@ func (s *Server) deleteDeliveryStream(req *request) (any, *apiError) {
 		return nil, errorf(400, "ResourceInUseException", "Firehose %s under account %s is already being deleted.", d.name, s.opts.Account)
 	}
 	d.pendingFailure = nil
+	// A stream encrypted with a customer managed key holds a grant on it,
+	// which Firehose retires when it deletes the stream; when the key no
+	// longer lets it (FailKey), the deletion ends in DELETING_FAILED unless
+	// it is forced.
+	if kf, ok := s.keyFailures[deref(d.sse.KeyARN)]; ok && d.sse.State == "ENABLED" && !deref(in.AllowForceDelete) {
+		d.begin(s.opts.Now(), "DELETING", "DELETING_FAILED", s.opts.DeleteDelay)
+		d.failure = &FailureDescription{Type: "RETIRE_KMS_GRANT_FAILED", Details: kf.Details}
+		return struct{}{}, nil
+	}
+	d.failure = nil
 	d.begin(s.opts.Now(), "DELETING", deleted, s.opts.DeleteDelay)
 	return struct{}{}, nil
 }

@@ -403,7 +403,7 @@ func (s *Server) unsubscribe(_ *request, form url.Values) (any, *apiError) {
 	}
 	if sub.pending {
 		// A pending subscription cannot be deleted; SNS removes it when its
-		// confirmation expires after three days.
+		// confirmation expires 48 hours after it was requested.
 		return nil, invalidParameter("SubscriptionArn Reason: The subscription is pending confirmation and cannot be deleted")
 	}
 	delete(s.subscriptions, arn)

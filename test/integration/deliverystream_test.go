@@ -268,6 +268,32 @@ func TestDeliveryStreamCreationFailureIsNeverRetried(t *testing.T) {
 	}
 }
 
+// TestDeliveryStreamWhoseKeyGrantCannotBeRetired: a stream encrypted with a
+// customer managed key that was disabled since cannot be deleted unless
+// forced (Firehose cannot retire its grant on the key): the deletion
+// finishes, by force, and says that the grant may remain.
+func TestDeliveryStreamWhoseKeyGrantCannotBeRetired(t *testing.T) {
+	s := provider(t)
+	ns := namespace(t)
+	mg := newStream(t, ns, "grant-"+ns[len(ns)-5:])
+	keyARN := "arn:aws:kms:us-east-1:000000000000:key/" + ns
+	mg.Spec.ForProvider.DeliveryStreamEncryptionConfiguration = &v1alpha1.DeliveryStreamEncryptionConfiguration{KeyType: aws.String("CUSTOMER_MANAGED_CMK"), KeyARN: aws.String(keyARN)}
+	create(t, mg)
+	eventually(t, 30*time.Second, "Ready", func() error { return isReady(t, mg) })
+	s.aws.FailKey(keyARN, emulator.FailureDescription{Type: "DISABLED_KMS_KEY", Details: "the key is disabled"})
+	name := mg.Spec.ForProvider.DeliveryStreamName
+	remove(t, mg)
+	if st := s.aws.StreamStatus("us-east-1", name); st != "" {
+		t.Errorf("the stream is still %s in AWS", st)
+	}
+	if n := s.aws.CallsFor(name)["firehose:DeleteDeliveryStream"]; n != 2 {
+		t.Errorf("%d deletes, want 2: the one that failed and the forced one", n)
+	}
+	eventually(t, 30*time.Second, "what the deletion left told", func() error {
+		return warned(ns, mg.GetName(), "grant it holds on KMS key "+keyARN+" (RETIRE_KMS_GRANT_FAILED: the key is disabled)")
+	})
+}
+
 func TestDeliveryStreamBufferingHintsReplacedByAWS(t *testing.T) {
 	s := provider(t)
 	ns := namespace(t)

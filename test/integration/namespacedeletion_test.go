@@ -170,3 +170,4 @@ func TestAnAbandonedResourceIsReported(t *testing.T) {
 		return nil
 	})
 }
+

@@ -188,7 +188,7 @@ func TestSubscriptionPendingConfirmation(t *testing.T) {
 
 // TestSubscriptionPendingIsReleasedOnDelete deletes a subscription SNS will
 // not delete while it is pending: the resource goes, with one read and no
-// error loop, and SNS expires the subscription itself.
+// error loop, saying that SNS keeps the subscription until it expires.
 func TestSubscriptionPendingIsReleasedOnDelete(t *testing.T) {
 	s := provider(t)
 	ns := namespace(t)
@@ -212,6 +212,9 @@ func TestSubscriptionPendingIsReleasedOnDelete(t *testing.T) {
 	if n := s.aws.CallsFor(arn)["sns:Unsubscribe"]; n != 0 {
 		t.Errorf("%d Unsubscribe calls for a pending subscription", n)
 	}
+	eventually(t, 30*time.Second, "what the deletion left told", func() error {
+		return warned(ns, mg.GetName(), "SNS keeps subscription "+arn+", pending confirmation")
+	})
 	if n := settle(s, arn, 2)["sns:GetSubscriptionAttributes"]; n != 0 {
 		t.Errorf("%d reads after the resource went", n)
 	}

@@ -118,7 +118,14 @@ type Connection struct {
 	// OwnerTags are the tags a create puts on what it makes, naming the
 	// object (ownership.OwnerTags of the kind).
 	OwnerTags func(resource.Managed) map[string]string
+	// Left tells, in an Event on the object and in metrics.LeftOnAWS, what
+	// a deletion leaves on AWS that AWS does not let it delete.
+	Left func(mg resource.Managed, what string)
 }
+
+// ReasonLeftOnAWS is the reason of the Event that says what a deletion left
+// on AWS.
+const ReasonLeftOnAWS event.Reason = "LeftOnAWS"
 
 // Shared is what the controllers of every kind share.
 type Shared struct {

@@ -128,6 +128,8 @@ type path[MR resource.ModernManaged] struct {
 	owners           *ownership.Kind[MR]
 	annotations      *ackannotations.Annotations
 	finalizer        *finalizer.Deferred
+	// record records the events of the kind's controller.
+	record event.Recorder
 
 	// What a reconcile keeps for a later one.
 	resolver *references.Resolver
@@ -150,6 +152,7 @@ func newPath[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, 
 		observations:     metrics.NewObservations(k.GroupVersionKind.Kind),
 	}
 	p.resolver = references.New(p.kube)
+	p.record = event.NewAPIRecorder(mgr.GetEventRecorderFor(p.name)) //nolint:staticcheck,nolintlint // as managedoptions.For
 	p.finalizer = &finalizer.Deferred{
 		Finalizer: resource.NewAPIFinalizer(p.kube, managed.FinalizerName),
 		ToCreate:  p.toCreate, PoliciesHonoured: p.policiesHonoured, Claims: p.owners.Claims, Kube: p.kube,
@@ -158,7 +161,7 @@ func newPath[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, 
 	if shared.NamespacesReadable {
 		namespaces = p.kube
 	}
-	p.annotations = ackannotations.New(k.GroupVersionKind.Group, namespaces, event.NewAPIRecorder(mgr.GetEventRecorderFor(p.name))) //nolint:staticcheck,nolintlint // as managedoptions.For
+	p.annotations = ackannotations.New(k.GroupVersionKind.Group, namespaces, p.record)
 	if k.ReadyAtCreate {
 		p.answers = readyatcreate.New()
 	}
@@ -210,7 +213,7 @@ func (p *path[MR]) gate(r reconcile.Reconciler) reconcile.Reconciler {
 			return s.Scope(), s.Region, p.kind.ObserveCalls(mg, s), nil
 		},
 		Budgets: p.shared.Budgets, Behind: p.pollsBehind(), Relook: p.relook, Held: p.deletionCallsNothing,
-		Record: event.NewAPIRecorder(p.mgr.GetEventRecorderFor(p.name)), //nolint:staticcheck,nolintlint // as managedoptions.For
+		Record: p.record,
 		Log:    p.o.Logger.WithValues("controller", p.name), Deferred: p.deferred,
 	})
 }
@@ -295,11 +298,18 @@ func (p *path[MR]) kindClient(s *awsconfig.Session) managed.TypedExternalClient[
 	gk := p.kind.GroupVersionKind.GroupKind()
 	c := p.kind.External(Connection{Kube: p.kube, Session: s, OwnerTags: func(mg resource.Managed) map[string]string {
 		return ownership.OwnerTags(gk, mg)
-	}})
+	}, Left: p.left})
 	if p.kind.ObserveCalls == nil {
 		return c
 	}
 	return declaredObserve[MR]{TypedExternalClient: c, calls: func(mg MR) []budget.Operation { return p.kind.ObserveCalls(mg, s) }}
+}
+
+// left tells what mg's deletion left on AWS: a Warning Event on mg, which
+// outlives it, and a count of the kind.
+func (p *path[MR]) left(mg resource.Managed, what string) {
+	metrics.LeftOnAWS.WithLabelValues(p.kind.GroupVersionKind.Kind).Inc()
+	p.record.Event(mg, event.Warning(ReasonLeftOnAWS, xperrors.New(what)))
 }
 
 // stateMetrics adds crossplane-runtime's state metrics of the kind.

@@ -31,6 +31,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 
@@ -56,7 +57,8 @@ const (
 	errMismatch    = "the subscription named by the external name subscribes %s of %s to %s, not what the spec says (%s of %s to %s)"
 	errVerify      = "cannot tell whether subscription %s, which SNS answered the subscribe with, is this object's work, as its attributes cannot be read: %s"
 
-	msgPending     = "waiting for the endpoint to confirm the subscription; SNS deletes a subscription that is not confirmed within three days"
+	msgPending     = "waiting for the endpoint to confirm the subscription; SNS deletes a subscription that is not confirmed within 48 hours"
+	msgLeftPending = "SNS keeps subscription %s, pending confirmation, which it does not let anyone delete: it deletes it itself 48 hours after it was requested, unless its endpoint confirms it first"
 	msgExistsOther = "SNS already has subscription %q, with attributes other than those this object sent (%s); this object did not make it and does not change it"
 	msgNotAsSent   = "SNS answered the subscribe with subscription %s, which it already had: its attributes %s are not those this object sent; this object did not make it and does not change it"
 )
@@ -75,7 +77,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		List:             &v1alpha1.SubscriptionList{},
 		Region:           func(mg *v1alpha1.Subscription) *string { return mg.Spec.ForProvider.Region },
 		External: func(c setup.Connection) managed.TypedExternalClient[*v1alpha1.Subscription] {
-			return &external{client: awsconfig.ClientFor(c.Session, sns.NewFromConfig), session: c.Session}
+			return &external{client: awsconfig.ClientFor(c.Session, sns.NewFromConfig), session: c.Session, left: c.Left}
 		},
 		Noun: "subscription",
 		ObserveCalls: func(mg *v1alpha1.Subscription, _ *awsconfig.Session) []budget.Operation {
@@ -120,6 +122,8 @@ func Identity(mg *v1alpha1.Subscription) string {
 type external struct {
 	client  snsclient.API
 	session *awsconfig.Session
+	// left tells what a deletion leaves on AWS (setup.Connection.Left).
+	left func(resource.Managed, string)
 
 	updates map[string]string
 	// subscribed is true once this reconcile's Create called Subscribe,
@@ -179,7 +183,11 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (mana
 	if meta.WasDeleted(mg) && snsclient.Pending(attrs) {
 		// SNS refuses to delete a subscription that is pending
 		// confirmation and deletes it itself when the confirmation
-		// expires: there is nothing to wait for.
+		// expires: there is nothing to wait for, and the object goes
+		// saying what it left.
+		if e.left != nil {
+			e.left(mg, fmt.Sprintf(msgLeftPending, arn))
+		}
 		return managed.ExternalObservation{ResourceExists: false}, nil
 	}
 	p := &mg.Spec.ForProvider

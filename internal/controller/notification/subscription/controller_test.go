@@ -30,6 +30,7 @@ import (
 	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/test"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/google/go-cmp/cmp"
@@ -106,6 +107,8 @@ func TestObserve(t *testing.T) {
 		externalName               string
 		listed                     int
 		err                        string
+		// left is what the Observe told its deletion left on AWS.
+		left []string
 	}
 	fresh := func() *v1alpha1.Subscription {
 		mg := subscriptionMR()
@@ -203,7 +206,8 @@ func TestObserve(t *testing.T) {
 			want: want{exists: true, upToDate: false, reason: xpv2.ReasonAvailable, externalName: arn}},
 		"PendingIsNeverUpdated": {mg: subscriptionMR, attrs: attrs("true"),
 			want: want{exists: true, upToDate: true, reason: conditions.ReasonPendingConfirmation, externalName: arn}},
-		"PendingAndDeletedIsReleased": {mg: deleted(subscriptionMR), attrs: attrs("true"), want: want{exists: false, externalName: arn}},
+		"PendingAndDeletedIsReleasedSayingWhatItLeaves": {mg: deleted(subscriptionMR), attrs: attrs("true"), want: want{exists: false, externalName: arn,
+			left: []string{"SNS keeps subscription " + arn + ", pending confirmation, which it does not let anyone delete: it deletes it itself 48 hours after it was requested, unless its endpoint confirms it first"}}},
 		"AnotherEndpoint": {mg: func() *v1alpha1.Subscription {
 			mg := subscriptionMR()
 			mg.Spec.ForProvider.Endpoint = aws.String("arn:aws:sqs:us-east-1:000000000000:other")
@@ -214,10 +218,11 @@ func TestObserve(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			mg := tc.mg()
 			fake := &fakeSNS{attrs: tc.attrs, topic: tc.topic}
-			e := &external{client: fake, session: session, subscribed: tc.subscribed}
+			var left []string
+			e := &external{client: fake, session: session, subscribed: tc.subscribed, left: func(_ resource.Managed, what string) { left = append(left, what) }}
 			obs, err := e.Observe(ownership.WithClaimHeld(context.Background(), tc.holdsClaim), mg)
 			got := want{exists: obs.ResourceExists, upToDate: obs.ResourceUpToDate, lateInit: obs.ResourceLateInitialized, listed: fake.listed,
-				externalName: meta.GetExternalName(mg)}
+				externalName: meta.GetExternalName(mg), left: left}
 			if err != nil {
 				// An error is expected when its text contains the wanted
 				// one; any other error shows in the diff.

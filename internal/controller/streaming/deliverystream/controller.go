@@ -20,6 +20,7 @@ package deliverystream
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"strings"
 
@@ -57,6 +58,8 @@ const (
 	errUpdate     = "cannot update the destination of delivery stream"
 	errDelete     = "cannot delete delivery stream"
 	errEncryption = "cannot change the server-side encryption of delivery stream"
+
+	msgLeftGrant = "Firehose could not retire the grant it holds on KMS key %s (%s), so the stream was deleted by force: the grant may remain on the key, for the key's owner to revoke (kms:RevokeGrant)"
 
 	errOtherDestination = "delivery stream %q (the crossplane.io/external-name annotation) delivers to %s, not to an HTTP endpoint; a DeliveryStream manages only streams with an HTTP endpoint destination: set the annotation to such a stream, or remove it to create one"
 
@@ -99,7 +102,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		SentAnnotations:  []string{AnnotationAccessKeyFingerprint, AnnotationAccessKeySecretVersion, AnnotationBufferingHintsSent},
 		Region:           func(mg *v1alpha1.DeliveryStream) *string { return mg.Spec.ForProvider.Region },
 		External: func(c setup.Connection) managed.TypedExternalClient[*v1alpha1.DeliveryStream] {
-			return &external{client: awsconfig.ClientFor(c.Session, firehose.NewFromConfig), kube: c.Kube, session: c.Session, ownerTags: c.OwnerTags, secrets: secretkey.NewReader(c.Kube, shared.Fingerprints)}
+			return &external{client: awsconfig.ClientFor(c.Session, firehose.NewFromConfig), kube: c.Kube, session: c.Session, ownerTags: c.OwnerTags, left: c.Left, secrets: secretkey.NewReader(c.Kube, shared.Fingerprints)}
 		},
 		Metadata: func(mg *v1alpha1.DeliveryStream) *common.ResourceMetadata {
 			return mg.Status.AtProvider.ACKResourceMetadata
@@ -134,6 +137,8 @@ type external struct {
 	session   *awsconfig.Session
 	secrets   *secretkey.Reader
 	ownerTags func(resource.Managed) map[string]string
+	// left tells what a deletion leaves on AWS (setup.Connection.Left).
+	left func(resource.Managed, string)
 
 	// What the last Observe found, for ownership.
 	ownership.Observed
@@ -349,14 +354,34 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.DeliveryStream) (man
 }
 
 // Delete deletes the stream, unless AWS is deleting it already. A stream in
-// CREATING_FAILED can be deleted like any other.
+// CREATING_FAILED can be deleted like any other. One in DELETING_FAILED is
+// one whose key grant Firehose could not retire (the key disabled, or the
+// grant revoked): deleting it again fails the same way, so it is deleted by
+// force, which leaves the grant, and the object says so.
 func (e *external) Delete(ctx context.Context, mg *v1alpha1.DeliveryStream) (managed.ExternalDelete, error) {
 	mg.SetConditions(states.Condition(string(types.DeliveryStreamStatusDeleting), ""))
 	if aws.ToString(mg.Status.AtProvider.DeliveryStreamStatus) == string(types.DeliveryStreamStatusDeleting) {
 		return managed.ExternalDelete{}, nil
 	}
-	_, err := e.client.DeleteDeliveryStream(ctx, &firehose.DeleteDeliveryStreamInput{DeliveryStreamName: aws.String(meta.GetExternalName(mg))})
+	in := &firehose.DeleteDeliveryStreamInput{DeliveryStreamName: aws.String(meta.GetExternalName(mg))}
+	left := ""
+	if d := e.described; d != nil && d.DeliveryStreamStatus == types.DeliveryStreamStatusDeletingFailed {
+		in.AllowForceDelete = aws.Bool(true)
+		left = fmt.Sprintf(msgLeftGrant, streamKey(d), fh.FailureMessage(d.FailureDescription))
+	}
+	_, err := e.client.DeleteDeliveryStream(ctx, in)
+	if err == nil && left != "" && e.left != nil {
+		e.left(mg, left)
+	}
 	return managed.ExternalDelete{}, awserrors.Wrap(awserrors.IgnoreNotFound(err), errDelete)
+}
+
+// streamKey names the customer managed key of a stream's encryption.
+func streamKey(d *types.DeliveryStreamDescription) string {
+	if sse := d.DeliveryStreamEncryptionConfiguration; sse != nil && sse.KeyARN != nil {
+		return *sse.KeyARN
+	}
+	return "(not named by Firehose)"
 }
 
 // Disconnect does nothing: the session's clients are shared.

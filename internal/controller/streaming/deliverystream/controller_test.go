@@ -281,21 +281,48 @@ func TestUpdateCarriesVersionAndDestination(t *testing.T) {
 	}
 }
 
-func TestDeleteSkipsAStreamBeingDeleted(t *testing.T) {
-	mg := newMR()
-	mg.Status.AtProvider.DeliveryStreamStatus = aws.String("DELETING")
-	e := newExternal(t, &mockAPI{}, mg)
-	if _, err := e.Delete(context.Background(), mg); err != nil {
-		t.Fatal(err)
+func TestDelete(t *testing.T) {
+	type want struct {
+		// sent is the DeleteDeliveryStream sent, nil for none.
+		sent *firehose.DeleteDeliveryStreamInput
+		left []string
 	}
-	mg.Status.AtProvider.DeliveryStreamStatus = aws.String("CREATING_FAILED")
-	deleted := 0
-	e.client = &mockAPI{t: t, del: func(*firehose.DeleteDeliveryStreamInput) (*firehose.DeleteDeliveryStreamOutput, error) {
-		deleted++
-		return &firehose.DeleteDeliveryStreamOutput{}, nil
-	}}
-	if _, err := e.Delete(context.Background(), mg); err != nil || deleted != 1 {
-		t.Errorf("a failed stream was not deleted: %d calls, %v", deleted, err)
+	failedDeletion := stream(types.DeliveryStreamStatusDeletingFailed).DeliveryStreamDescription
+	failedDeletion.FailureDescription = &types.FailureDescription{Type: types.DeliveryStreamFailureTypeRetireKmsGrantFailed, Details: aws.String("key disabled")}
+	failedDeletion.DeliveryStreamEncryptionConfiguration = &types.DeliveryStreamEncryptionConfiguration{KeyARN: aws.String("arn:aws:kms:us-east-1:000000000000:key/k")}
+	cases := map[string]struct {
+		reason    string
+		status    string
+		described *types.DeliveryStreamDescription
+		want      want
+	}{
+		"BeingDeleted": {reason: "A stream AWS is deleting already is not deleted again.", status: "DELETING"},
+		"CreationFailed": {reason: "A stream whose creation failed is deleted like any other.", status: "CREATING_FAILED",
+			described: stream(types.DeliveryStreamStatusCreatingFailed).DeliveryStreamDescription,
+			want:      want{sent: &firehose.DeleteDeliveryStreamInput{DeliveryStreamName: aws.String("s")}}},
+		"DeletionFailed": {reason: "A stream whose key grant Firehose could not retire is deleted by force, saying that the grant may remain.", status: "DELETING_FAILED",
+			described: failedDeletion,
+			want: want{sent: &firehose.DeleteDeliveryStreamInput{DeliveryStreamName: aws.String("s"), AllowForceDelete: aws.Bool(true)},
+				left: []string{"Firehose could not retire the grant it holds on KMS key arn:aws:kms:us-east-1:000000000000:key/k (RETIRE_KMS_GRANT_FAILED: key disabled), so the stream was deleted by force: the grant may remain on the key, for the key's owner to revoke (kms:RevokeGrant)"}}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			mg := newMR()
+			mg.Status.AtProvider.DeliveryStreamStatus = aws.String(tc.status)
+			var got want
+			e := newExternal(t, &mockAPI{t: t, del: func(in *firehose.DeleteDeliveryStreamInput) (*firehose.DeleteDeliveryStreamOutput, error) {
+				got.sent = in
+				return &firehose.DeleteDeliveryStreamOutput{}, nil
+			}}, mg)
+			e.described = tc.described
+			e.left = func(_ resource.Managed, what string) { got.left = append(got.left, what) }
+			if _, err := e.Delete(context.Background(), mg); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{}), cmpopts.IgnoreUnexported(firehose.DeleteDeliveryStreamInput{})); diff != "" {
+				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
+			}
+		})
 	}
 }
 
