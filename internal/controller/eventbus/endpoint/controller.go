@@ -38,6 +38,7 @@ import (
 	eb "github.com/cloudkinds/provider-aws-services/internal/clients/eventbridge"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/metadata"
 	"github.com/cloudkinds/provider-aws-services/internal/conditions"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/connect"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
 	"github.com/cloudkinds/provider-aws-services/internal/initprovider"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
@@ -107,7 +108,13 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Endpoint) (managed.
 	e.Observed = ownership.Observed{Created: aws.ToTime(d.CreationTime), ARN: aws.ToString(d.Arn)}
 	previous := mg.Status.AtProvider.ACKResourceMetadata
 	mg.Status.AtProvider = eb.Observation(d)
-	mg.SetConditions(states.Condition(string(d.State), aws.ToString(d.StateReason)))
+	reason := aws.ToString(d.StateReason)
+	if meta.WasDeleted(mg) && d.State == types.EndpointStateDeleteFailed {
+		// The deletion is asked again (Delete); should EventBridge keep
+		// failing it, the object says how to let it go.
+		reason += "; the deletion is asked again: " + connect.WayOut
+	}
+	mg.SetConditions(states.Condition(string(d.State), reason))
 
 	// Only an ACTIVE endpoint, or one whose update failed, can be updated;
 	// a failed update whose spec AWS already holds is not retried.
@@ -145,9 +152,15 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Endpoint) (managed.E
 
 // Delete deletes the endpoint, unless EventBridge is deleting it already.
 func (e *external) Delete(ctx context.Context, mg *v1alpha1.Endpoint) (managed.ExternalDelete, error) {
-	mg.SetConditions(xpv2.Deleting())
-	if aws.ToString(mg.Status.AtProvider.State) == string(types.EndpointStateDeleting) {
+	switch aws.ToString(mg.Status.AtProvider.State) {
+	case string(types.EndpointStateDeleting):
+		mg.SetConditions(xpv2.Deleting())
 		return managed.ExternalDelete{}, nil
+	case string(types.EndpointStateDeleteFailed):
+		// The failure Observe showed, with its way out, stays until AWS
+		// is deleting the endpoint again.
+	default:
+		mg.SetConditions(xpv2.Deleting())
 	}
 	_, err := e.client.DeleteEndpoint(ctx, &eventbridge.DeleteEndpointInput{Name: aws.String(meta.GetExternalName(mg))})
 	return managed.ExternalDelete{}, awserrors.Wrap(awserrors.IgnoreNotFound(err), errDelete)

@@ -19,6 +19,7 @@ package endpoint
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
@@ -27,11 +28,13 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/test"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	eb "github.com/cloudkinds/provider-aws-services/internal/clients/eventbridge"
 	"github.com/cloudkinds/provider-aws-services/internal/conditions"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/connect"
 )
 
 type fakeEventBridge struct {
@@ -73,9 +76,12 @@ func TestObserveStates(t *testing.T) {
 	cases := map[string]struct {
 		out         *eventbridge.DescribeEndpointOutput
 		description *string
+		deleted     bool
 		upToDate    bool
 		ready       xpv2.Condition
 	}{
+		"DeleteFailedSaysTheWayOut": {out: described(types.EndpointStateDeleteFailed, "old"), deleted: true, upToDate: true,
+			ready: conditions.Failed("DELETE_FAILED: the health check does not exist; the deletion is asked again: " + connect.WayOut)},
 		"Creating":             {out: described(types.EndpointStateCreating, ""), upToDate: true, ready: xpv2.Creating()},
 		"Updating":             {out: described(types.EndpointStateUpdating, ""), upToDate: true, ready: conditions.Updating()},
 		"ActiveWithNewSpec":    {out: described(types.EndpointStateActive, "old"), description: aws.String("new"), upToDate: false, ready: xpv2.Available()},
@@ -86,6 +92,9 @@ func TestObserveStates(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			mg := endpointMR()
 			mg.Spec.ForProvider.Description = tc.description
+			if tc.deleted {
+				mg.SetDeletionTimestamp(&metav1.Time{Time: time.Now()})
+			}
 			e := &external{client: &fakeEventBridge{out: tc.out}, session: &awsconfig.Session{AccountID: "000000000000", Partition: "aws", Region: "us-east-1"}}
 			obs, err := e.Observe(context.Background(), mg)
 			if err != nil {
@@ -110,7 +119,12 @@ func TestDeleteSkipsAnEndpointBeingDeleted(t *testing.T) {
 		t.Errorf("deletes %d, err %v", f.deletes, err)
 	}
 	mg.Status.AtProvider.State = aws.String("DELETE_FAILED")
+	failed := conditions.Failed("DELETE_FAILED: why; the deletion is asked again: " + connect.WayOut)
+	mg.SetConditions(failed)
 	if _, err := e.Delete(context.Background(), mg); err != nil || f.deletes != 1 {
 		t.Errorf("a failed deletion was not retried: deletes %d, err %v", f.deletes, err)
+	}
+	if diff := cmp.Diff(failed, mg.GetCondition(xpv2.TypeReady), test.EquateConditions()); diff != "" {
+		t.Errorf("the failure and its way out are not kept while the deletion is asked again: -want, +got:\n%s", diff)
 	}
 }
