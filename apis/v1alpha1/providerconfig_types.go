@@ -209,6 +209,32 @@ type ClusterProviderConfigSpec struct {
 	// effect at each resource's next reconcile.
 	// +optional
 	Namespaces *NamespaceSelector `json:"namespaces,omitempty"`
+
+	// NamespaceWeights weight namespaces in the turns they take in each
+	// AWS budget (an account's per-operation share of AWS's rate quota)
+	// while other namespaces' work waits there too: a namespace of weight
+	// 3 has three calls for every one of a namespace of weight 1. A
+	// namespace not listed has weight 1. A namespace alone still has the
+	// whole budget. The weight is that of the config of the object whose
+	// reconcile waits.
+	// +optional
+	// +listType=map
+	// +listMapKey=namespace
+	// +kubebuilder:validation:MaxItems=256
+	NamespaceWeights []NamespaceWeight `json:"namespaceWeights,omitempty"`
+}
+
+// A NamespaceWeight is a namespace's weight in the AWS budgets.
+type NamespaceWeight struct {
+	// Namespace is the namespace's name.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	Namespace string `json:"namespace"`
+	// Weight is how many turns the namespace takes for every one of a
+	// namespace of weight 1.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
+	Weight int32 `json:"weight"`
 }
 
 // NamespaceSessions configure the per-namespace sessions of a

@@ -91,6 +91,8 @@ type Session struct {
 	// kinds put on their resources. A change of them is a new generation
 	// of the config, and so a new session.
 	DefaultTags map[string]string
+	// weights are a ClusterProviderConfig's spec.namespaceWeights (Weight).
+	weights map[string]int
 
 	clients sync.Map // reflect.Type of a client -> the client
 }
@@ -199,6 +201,8 @@ type config struct {
 	// namespaceSessions is a ClusterProviderConfig's
 	// spec.namespaceSessions.
 	namespaceSessions *v1alpha1.NamespaceSessions
+	// weights are a ClusterProviderConfig's spec.namespaceWeights.
+	weights map[string]int
 }
 
 // sessionKey is the key of mg's session through the config in region; it
@@ -386,7 +390,14 @@ func (c *Cache) config(ctx context.Context, mg resource.ModernManaged) (*config,
 		if err := c.admit(ctx, pc.Name, pc.Spec.Namespaces, mg.GetNamespace()); err != nil {
 			return nil, err
 		}
-		return &config{kind: v1alpha1.ClusterProviderConfigKind, name: pc.Name, generation: pc.Generation, spec: pc.Spec.ProviderConfigSpec, namespaceSessions: pc.Spec.NamespaceSessions}, nil
+		cfg := &config{kind: v1alpha1.ClusterProviderConfigKind, name: pc.Name, generation: pc.Generation, spec: pc.Spec.ProviderConfigSpec, namespaceSessions: pc.Spec.NamespaceSessions}
+		if len(pc.Spec.NamespaceWeights) > 0 {
+			cfg.weights = make(map[string]int, len(pc.Spec.NamespaceWeights))
+			for _, w := range pc.Spec.NamespaceWeights {
+				cfg.weights[w.Namespace] = int(w.Weight)
+			}
+		}
+		return cfg, nil
 	default:
 		return nil, errors.Errorf(errConfigKind, ref.Kind)
 	}
@@ -518,7 +529,7 @@ func (c *Cache) identify(ctx context.Context, base aws.Config) (identity, error)
 // newSession is the session of cfg in region with the configuration base,
 // acting in the account of id.
 func (c *Cache) newSession(cfg *config, base aws.Config, region string, id identity) *Session {
-	s := &Session{Config: base, AccountID: id.account, Partition: id.partition, Region: region, DefaultTags: maps.Clone(cfg.spec.DefaultTags)}
+	s := &Session{Config: base, AccountID: id.account, Partition: id.partition, Region: region, DefaultTags: maps.Clone(cfg.spec.DefaultTags), weights: cfg.weights}
 	if e := cfg.spec.Endpoint; e != nil {
 		s.Endpoint = e.URL
 	}
@@ -566,6 +577,14 @@ func (s *Session) Scope() string {
 		return s.AccountID
 	}
 	return s.AccountID + " at " + s.Endpoint
+}
+
+// Weight is the weight of namespace in the AWS budgets
+// (budget.Reservation.Weight): what the session's ClusterProviderConfig
+// gives it, 1 when nothing. A namespaced ProviderConfig, which its tenant
+// writes, weights nothing.
+func (s *Session) Weight(namespace string) int {
+	return max(1, s.weights[namespace])
 }
 
 // String names a session without anything secret, for logs.

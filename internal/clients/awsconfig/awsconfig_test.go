@@ -591,3 +591,25 @@ func TestDestination(t *testing.T) {
 		t.Errorf("after a build: %+v, want its session", d)
 	}
 }
+
+// TestNamespaceWeights: a ClusterProviderConfig's weights reach the budgets
+// through its sessions; a namespace not listed, like every namespace of a
+// namespaced ProviderConfig (which its tenant writes), weighs 1.
+func TestNamespaceWeights(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	pc := clusterConfig("weighted", f.url, v1alpha1.ProviderConfigSpec{Region: aws.String("us-east-1"), Credentials: v1alpha1.ProviderCredentials{Source: v1alpha1.CredentialsSourceNone}})
+	pc.Spec.NamespaceWeights = []v1alpha1.NamespaceWeight{{Namespace: "payments", Weight: 3}}
+	_ = f.kube.Create(ctx, pc)
+	got := map[string]int{}
+	for _, ns := range []string{"payments", "batch"} {
+		s, err := f.cache.Session(ctx, managed(ns, v1alpha1.ClusterProviderConfigKind, "weighted", nil), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[ns] = s.Weight(ns)
+	}
+	if diff := cmp.Diff(map[string]int{"payments": 3, "batch": 1}, got); diff != "" {
+		t.Errorf("weights: -want, +got:\n%s", diff)
+	}
+}

@@ -175,6 +175,10 @@ type Reservation struct {
 	// reserves again. Reservations without a name are each one of their
 	// own.
 	Name string
+	// Weight is how many turns a round the namespace has in each budget
+	// while others wait too (a ClusterProviderConfig's namespaceWeights);
+	// less than one is one.
+	Weight int
 	// Ops are the calls the reconcile makes first.
 	Ops []Operation
 	// Class ranks them: Change before Poll.
@@ -211,7 +215,7 @@ func (b *Budgets) Reserve(r Reservation, soon time.Duration) time.Duration {
 	for _, op := range r.Ops {
 		bk := b.bucket(r.Scope, r.Region, op)
 		bks = append(bks, bk)
-		at = later(at, bk.turn(now, floor, r.Class, k))
+		at = later(at, bk.turn(now, floor, r.Class, k, max(1, r.Weight)))
 	}
 	wait := at.Sub(now)
 	for _, bk := range bks {
@@ -386,8 +390,8 @@ func (bk *bucket) slot() time.Duration {
 
 // turn is the slot of the reservation k of class: after the slots of those
 // before it, from the next slot not taken or from floor, the later.
-func (bk *bucket) turn(now, floor time.Time, class Class, k ticketKey) time.Time {
-	before := bk.turns[class].position(k, now)
+func (bk *bucket) turn(now, floor time.Time, class Class, k ticketKey, weight int) time.Time {
+	before := bk.turns[class].position(k, weight, now)
 	if class == Poll {
 		bk.turns[Change].expire(now)
 		before += bk.turns[Change].queued()

@@ -38,6 +38,7 @@ type arrival struct {
 	ns, name string
 	class    Class
 	at       time.Duration
+	weight   int
 }
 
 // flood is n reconciles of class in namespace ns, all arriving at at.
@@ -50,6 +51,14 @@ func flood(ns string, n int, class Class, at time.Duration) []arrival {
 }
 
 func arrivals(groups ...[]arrival) []arrival { return slices.Concat(groups...) }
+
+// weighted gives the reconciles of as the weight of their namespace.
+func weighted(weight int, as []arrival) []arrival {
+	for i := range as {
+		as[i].weight = weight
+	}
+	return as
+}
 
 // A run is what a simulation saw: the slot each reconcile took, and how
 // many times reconciles came to the budget.
@@ -80,7 +89,7 @@ func simulate(t *testing.T, rate float64, lateness time.Duration, as []arrival) 
 	for q.Len() > 0 {
 		e := heap.Pop(q).(event) //nolint:forcetypeassert // events holds events
 		c.SetTime(start.Add(e.at))
-		r := Reservation{Scope: "111", Region: "us-east-1", Namespace: e.a.ns, Name: e.a.name, Ops: []Operation{create}, Class: e.a.class}
+		r := Reservation{Scope: "111", Region: "us-east-1", Namespace: e.a.ns, Name: e.a.name, Weight: e.a.weight, Ops: []Operation{create}, Class: e.a.class}
 		out.passes++
 		back := seen[e.a.name]
 		seen[e.a.name] = true
@@ -226,6 +235,18 @@ func TestTurns(t *testing.T) {
 			reason: "Beside two floods of 500, a newcomer waits for the round's two turns at most.",
 			as:     arrivals(flood("a", 500, Change, 0), flood("b", 500, Change, 0), flood("c", 1, Change, 3100*time.Millisecond)),
 			want:   want{slots: map[string]time.Duration{"c-1": 3500 * time.Millisecond}},
+		},
+		"WeightsShareTheRounds": {
+			reason: "A namespace of weight 3 takes three slots a round to one of weight 1, while both wait; then the other has every slot.",
+			as:     arrivals(weighted(3, flood("a", 8, Change, 0)), flood("b", 6, Change, 0)),
+			want:   want{order: []string{"a-1", "a-2", "a-3", "b-1", "a-4", "a-5", "a-6", "b-2", "a-7", "a-8", "b-3", "b-4", "b-5", "b-6"}},
+		},
+		"AWeightedNewcomerBesideAFlood": {
+			reason: "A newcomer of weight 2 during a flood takes two slots of every three.",
+			as:     arrivals(flood("noisy", 100, Change, 0), weighted(2, flood("quiet", 4, Change, 3100*time.Millisecond))),
+			want: want{slots: map[string]time.Duration{
+				"quiet-1": 3250 * time.Millisecond, "quiet-2": 3500 * time.Millisecond, "quiet-3": 4000 * time.Millisecond, "quiet-4": 4250 * time.Millisecond,
+			}},
 		},
 		"ChangesBeforePolls": {
 			reason: "A change arriving while 100 polls wait takes the next slot; the polls of another namespace do not delay it either.",

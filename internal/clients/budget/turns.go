@@ -28,10 +28,10 @@ import (
 const lateFor = 5 * time.Minute
 
 // turns are the reservations of one class waiting for a slot in one budget,
-// queued per namespace and served in rounds (start-time fair queuing with
-// equal weights): in each round every namespace with a reservation waiting
-// has one slot, the namespaces in the order they began to wait. A
-// namespace alone has every slot. A reservation's slot is not fixed when it
+// queued per namespace and served in rounds (start-time fair queuing): in
+// each round every namespace with a reservation waiting has as many slots
+// as its weight (one unless an admin weights it), the namespaces in the
+// order they began to wait. A namespace alone has every slot. A reservation's slot is not fixed when it
 // is made: it is where the reservation stands in the rounds now, and so
 // moves back when another namespace begins to wait, which its holder learns
 // when it comes for its slot (Budgets.Reserve).
@@ -54,9 +54,11 @@ type share struct {
 	order   uint64
 	tickets []ticket // by round, one a round
 	rounds  map[string]int64
-	// last is the round of its last turn, waiting or taken: its next is in
-	// the round after.
-	last int64
+	// last is the round of its last turn, waiting or taken, and inLast
+	// how many of its turns are in it: its next is in that round while
+	// they are fewer than its weight, else in the round after.
+	last   int64
+	inLast int
 }
 
 // A ticket is one reservation waiting: its round, and when its holder comes
@@ -127,11 +129,12 @@ func (t *turns) expire(now time.Time) {
 }
 
 // position returns how many slots of this class go before the reservation
-// of key, adding it at the end of its namespace's queue when it has none:
+// of key, adding it at the end of its namespace's queue, of weight, when it
+// has none:
 // the turns of earlier rounds, and in its round those of the namespaces
 // that began to wait before its own. A late reservation keeps its round,
 // and the late ones of others stand in its way no more than it in theirs.
-func (t *turns) position(k ticketKey, now time.Time) int {
+func (t *turns) position(k ticketKey, weight int, now time.Time) int {
 	t.expire(now)
 	sh := t.shares[k.namespace]
 	var before int
@@ -150,11 +153,17 @@ func (t *turns) position(k ticketKey, now time.Time) int {
 	case queued:
 		before = sh.index(r, k.name)
 	default:
-		r = t.round
 		if sh == nil {
 			sh = t.newShare(k.namespace)
+		}
+		r = max(t.round, sh.last+1)
+		if sh.last >= t.round && sh.inLast < weight {
+			r = sh.last
+		}
+		if r == sh.last {
+			sh.inLast++
 		} else {
-			r = max(r, sh.last+1)
+			sh.inLast = 1
 		}
 		before = len(sh.tickets)
 		sh.tickets = append(sh.tickets, ticket{name: k.name, round: r, promised: now})

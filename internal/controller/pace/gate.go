@@ -79,10 +79,11 @@ type GateOptions[MR resource.ModernManaged] struct {
 	Kind   string
 	Object MR
 	Kube   client.Reader
-	// Calls returns the account and region a resource's calls go to, and
-	// the AWS operations its next reconcile calls first: its create when
-	// it creates before it looks, its Observe's otherwise.
-	Calls   func(context.Context, MR) (account, region string, ops []budget.Operation, err error)
+	// Calls returns where a resource's calls go (the Reservation's Scope
+	// and Region), its namespace's Weight there, and the AWS operations
+	// its next reconcile calls first (Ops): its create when it creates
+	// before it looks, its Observe's otherwise.
+	Calls   func(context.Context, MR) (budget.Reservation, error)
 	Budgets *budget.Budgets
 	// Behind are the operations whose reserved changes every poll waits
 	// behind (budget.Budgets.Reserve): the create of a kind AWS creates
@@ -232,12 +233,13 @@ func (g *Gate[MR]) atTurn(ctx context.Context, req reconcile.Request, mg MR, t t
 // reserve takes the reconcile's turn in the budgets of its calls, and lets
 // it go now or requeues it for its turn.
 func (g *Gate[MR]) reserve(ctx context.Context, req reconcile.Request, mg MR, class budget.Class, now time.Time) (reconcile.Result, error) {
-	scope, region, ops, err := g.Calls(ctx, mg)
+	r, err := g.Calls(ctx, mg)
 	if err != nil {
 		// The reconciler reports what is wrong with the config.
 		return g.inner.Reconcile(budget.Urgent(ctx), req)
 	}
-	r := budget.Reservation{Scope: scope, Region: region, Namespace: req.Namespace, Name: req.Name, Ops: ops, Class: class, Behind: g.Behind}
+	r.Namespace, r.Name, r.Class, r.Behind = req.Namespace, req.Name, class, g.Behind
+	ops := r.Ops
 	wait := g.Budgets.Reserve(r, minDeferral)
 	if wait < minDeferral {
 		if class == budget.Poll {

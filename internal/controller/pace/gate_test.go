@@ -93,8 +93,8 @@ func gate(t *testing.T, c *clocktesting.FakeClock, b *budget.Budgets, inner reco
 	return NewGate(inner, GateOptions[*v1alpha1.DeliveryStream]{
 		Kind: "DeliveryStream", Object: &v1alpha1.DeliveryStream{},
 		Kube: fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).Build(),
-		Calls: func(context.Context, *v1alpha1.DeliveryStream) (string, string, []budget.Operation, error) {
-			return "111122223333", "us-east-1", []budget.Operation{describe}, nil
+		Calls: func(context.Context, *v1alpha1.DeliveryStream) (budget.Reservation, error) {
+			return budget.Reservation{Scope: "111122223333", Region: "us-east-1", Ops: []budget.Operation{describe}}, nil
 		},
 		Budgets: b, Relook: relook.New(c), Log: logging.NewNopLogger(), Clock: c, Deferred: NewDeferred(c),
 	})

@@ -202,15 +202,16 @@ func (p *path[MR]) gate(r reconcile.Reconciler) reconcile.Reconciler {
 	}
 	return pace.NewGate(r, pace.GateOptions[MR]{
 		Kind: p.kind.GroupVersionKind.Kind, Object: p.kind.Object, Kube: p.kube,
-		Calls: func(ctx context.Context, mg MR) (string, string, []budget.Operation, error) {
+		Calls: func(ctx context.Context, mg MR) (budget.Reservation, error) {
 			s, err := p.shared.Sessions.Session(ctx, mg, p.kind.Region(mg))
 			if err != nil {
-				return "", "", nil, err
+				return budget.Reservation{}, err
 			}
+			r := budget.Reservation{Scope: s.Scope(), Region: s.Region, Weight: s.Weight(mg.GetNamespace()), Ops: p.kind.ObserveCalls(mg, s)}
 			if p.kind.CreateFirst != nil && p.owners.CreatesFirst(ctx, mg, place(s)) {
-				return s.Scope(), s.Region, []budget.Operation{*p.kind.CreateFirst}, nil
+				r.Ops = []budget.Operation{*p.kind.CreateFirst}
 			}
-			return s.Scope(), s.Region, p.kind.ObserveCalls(mg, s), nil
+			return r, nil
 		},
 		Budgets: p.shared.Budgets, Behind: p.pollsBehind(), Relook: p.relook, Held: p.deletionCallsNothing,
 		Record: p.record,
