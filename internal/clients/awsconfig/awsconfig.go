@@ -145,7 +145,10 @@ type Cache struct {
 	bases map[sessionKey]*configBase
 	// refused are the keys whose last build AWS answered by refusing the
 	// credentials (see Destination).
-	refused  map[sessionKey]struct{}
+	refused map[sessionKey]struct{}
+	// failed are the errors of the builds that failed in the last
+	// failedFor.
+	failed   map[sessionKey]failure
 	building singleflight.Group
 
 	loads, identityCalls, assumeRoleCalls, webIdentityCalls atomic.Int64
@@ -170,7 +173,7 @@ func WithTenantEndpointNetworks(allowed []netip.Prefix) Option {
 
 // NewCache returns a Cache that reads configs and secrets with kube.
 func NewCache(kube client.Client, o ...Option) *Cache {
-	c := &Cache{kube: kube, env: processEnvironment{}, sessions: map[sessionKey]*Session{}, bases: map[sessionKey]*configBase{}, refused: map[sessionKey]struct{}{}}
+	c := &Cache{kube: kube, env: processEnvironment{}, sessions: map[sessionKey]*Session{}, bases: map[sessionKey]*configBase{}, refused: map[sessionKey]struct{}{}, failed: map[sessionKey]failure{}}
 	for _, fn := range o {
 		fn(c)
 	}
@@ -230,6 +233,34 @@ func (k sessionKey) supersedes(old sessionKey) bool {
 // ClusterProviderConfig does not admit its namespace gets an error, not a
 // session (see Admit).
 func (c *Cache) Session(ctx context.Context, mg resource.ModernManaged, region *string) (*Session, error) {
+	return c.session(ctx, mg, region, true)
+}
+
+// ErrBuilding is what SessionBuilt answers while the session is being built.
+var ErrBuilding = errors.New("the AWS session of the provider config is being built")
+
+// SessionBuilt returns the session of a managed resource if it is built; if
+// not, it starts its build and returns ErrBuilding at once, so that a caller
+// that must not wait (a worker other namespaces need, while a tenant's
+// endpoint is slow or silent) comes back later. A build that failed a short
+// while ago returns its error, as Session does, without building again.
+func (c *Cache) SessionBuilt(ctx context.Context, mg resource.ModernManaged, region *string) (*Session, error) {
+	return c.session(ctx, mg, region, false)
+}
+
+// failedFor is how long the error of a failed build is answered before the
+// session is built again: a config that cannot be built (a silent endpoint,
+// refused credentials) is not rebuilt by every reconcile of every object
+// that uses it.
+const failedFor = 10 * time.Second
+
+// A failure is a build's error, and when the build ended.
+type failure struct {
+	err error
+	at  time.Time
+}
+
+func (c *Cache) session(ctx context.Context, mg resource.ModernManaged, region *string, wait bool) (*Session, error) {
 	cfg, err := c.config(ctx, mg)
 	if err != nil {
 		return nil, err
@@ -249,9 +280,13 @@ func (c *Cache) Session(ctx context.Context, mg resource.ModernManaged, region *
 
 	c.mu.Lock()
 	s, ok := c.sessions[k]
+	failed, hasFailed := c.failed[k]
 	c.mu.Unlock()
 	if ok {
 		return s, nil
+	}
+	if hasFailed && time.Since(failed.at) < failedFor {
+		return nil, failed.err
 	}
 	// Building a session may wait on STS for long; it happens outside the
 	// lock, so that one slow config never stalls the others, and once per
@@ -266,6 +301,7 @@ func (c *Cache) Session(ctx context.Context, mg resource.ModernManaged, region *
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		c.noteRefusal(k, err)
+		c.noteFailure(k, err)
 		if err != nil {
 			return nil, err
 		}
@@ -284,6 +320,9 @@ func (c *Cache) Session(ctx context.Context, mg resource.ModernManaged, region *
 		c.sessions[k] = s
 		return s, nil
 	})
+	if !wait {
+		return nil, ErrBuilding
+	}
 	var v any
 	select {
 	case <-ctx.Done():
@@ -342,6 +381,23 @@ func (c *Cache) Destination(ctx context.Context, mg resource.ModernManaged, regi
 	}
 	d.Session = c.sessions[k]
 	return d
+}
+
+// noteFailure records the error of the build of k, or forgets it when the
+// build succeeded, and forgets the failures older than failedFor. The
+// caller holds c.mu.
+func (c *Cache) noteFailure(k sessionKey, err error) {
+	now := time.Now()
+	for old, f := range c.failed {
+		if now.Sub(f.at) >= failedFor {
+			delete(c.failed, old)
+		}
+	}
+	if err != nil {
+		c.failed[k] = failure{err: err, at: now}
+		return
+	}
+	delete(c.failed, k)
 }
 
 // noteRefusal records whether AWS refused the credentials of k when it was

@@ -19,6 +19,7 @@ package awsconfig
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -583,6 +584,10 @@ func TestDestination(t *testing.T) {
 		t.Errorf("after a throttled build: -want, +got:\n%s", diff)
 	}
 	e.ClearFaults()
+	if _, err := f.cache.Session(ctx, mg, nil); err == nil {
+		t.Error("a build failed just now was tried again at once")
+	}
+	f.cache.failed = map[sessionKey]failure{} // failedFor later
 	built, err := f.cache.Session(ctx, mg, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -611,5 +616,48 @@ func TestNamespaceWeights(t *testing.T) {
 	}
 	if diff := cmp.Diff(map[string]int{"payments": 3, "batch": 1}, got); diff != "" {
 		t.Errorf("weights: -want, +got:\n%s", diff)
+	}
+}
+
+// TestSessionBuiltNeverWaits: asked for a session it has not built, the
+// cache starts its build and answers ErrBuilding at once, however slow the
+// endpoint; once built, the session; a failed build's error for failedFor.
+func TestSessionBuiltNeverWaits(t *testing.T) {
+	f := newFixture(t)
+	release := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-release
+		f.aws.ServeHTTP(w, r)
+	}))
+	t.Cleanup(slow.Close)
+	t.Cleanup(func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	})
+	ctx := context.Background()
+	_ = f.kube.Create(ctx, clusterConfig("slow", slow.URL, v1alpha1.ProviderConfigSpec{Region: aws.String("us-east-1"), Credentials: v1alpha1.ProviderCredentials{Source: v1alpha1.CredentialsSourceNone}}))
+	mg := managed("ns", v1alpha1.ClusterProviderConfigKind, "slow", nil)
+	start := time.Now()
+	for range 3 {
+		if _, err := f.cache.SessionBuilt(ctx, mg, nil); !errors.Is(err, ErrBuilding) {
+			t.Fatalf("while the endpoint is silent: %v, want ErrBuilding", err)
+		}
+	}
+	if waited := time.Since(start); waited > time.Second {
+		t.Errorf("three asks waited %v for a silent endpoint", waited)
+	}
+	close(release)
+	var s *Session
+	for deadline := time.Now().Add(10 * time.Second); s == nil && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		s, _ = f.cache.SessionBuilt(ctx, mg, nil)
+	}
+	if s == nil || s.AccountID != "000000000000" {
+		t.Fatalf("once the endpoint answered: %v", s)
+	}
+	if n := f.cache.Stats().IdentityCalls; n != 1 {
+		t.Errorf("%d identity calls, want 1: one build however many asked", n)
 	}
 }

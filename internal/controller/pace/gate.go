@@ -23,6 +23,7 @@ package pace
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -74,6 +75,15 @@ type Gate[MR resource.ModernManaged] struct {
 	lastDeferred time.Time
 }
 
+// ErrNotYet is what Calls answers while where a resource's calls go is not
+// known yet, and finding out must not hold a worker: the reconcile comes
+// back after notYetFor.
+var ErrNotYet = errors.New("where the calls go is not known yet")
+
+// notYetFor is how long a reconcile whose calls' place is not known yet is
+// put off.
+const notYetFor = 500 * time.Millisecond
+
 // GateOptions describe a kind to its gate.
 type GateOptions[MR resource.ModernManaged] struct {
 	Kind   string
@@ -82,7 +92,8 @@ type GateOptions[MR resource.ModernManaged] struct {
 	// Calls returns where a resource's calls go (the Reservation's Scope
 	// and Region), its namespace's Weight there, and the AWS operations
 	// its next reconcile calls first (Ops): its create when it creates
-	// before it looks, its Observe's otherwise.
+	// before it looks, its Observe's otherwise; ErrNotYet while that is
+	// being found out.
 	Calls   func(context.Context, MR) (budget.Reservation, error)
 	Budgets *budget.Budgets
 	// Behind are the operations whose reserved changes every poll waits
@@ -234,6 +245,11 @@ func (g *Gate[MR]) atTurn(ctx context.Context, req reconcile.Request, mg MR, t t
 // it go now or requeues it for its turn.
 func (g *Gate[MR]) reserve(ctx context.Context, req reconcile.Request, mg MR, class budget.Class, now time.Time) (reconcile.Result, error) {
 	r, err := g.Calls(ctx, mg)
+	if errors.Is(err, ErrNotYet) {
+		// Where its calls go is being found out (a session built against
+		// a slow endpoint, say): it holds no worker meanwhile.
+		return reconcile.Result{RequeueAfter: notYetFor}, nil
+	}
 	if err != nil {
 		// The reconciler reports what is wrong with the config.
 		return g.inner.Reconcile(budget.Urgent(ctx), req)

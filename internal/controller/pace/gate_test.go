@@ -507,3 +507,29 @@ func TestGateHeldDeletionGivesUpItsTurn(t *testing.T) {
 		t.Errorf("the next change of the namespace: %v away, want 5s (the held deletion's turn)", wait)
 	}
 }
+
+// TestGateHoldsNoWorkerWhileThePlaceIsFoundOut: while where a resource's
+// calls go is being found out (its session built against a slow endpoint),
+// the gate puts the reconcile off without running it; then it goes.
+func TestGateHoldsNoWorkerWhileThePlaceIsFoundOut(t *testing.T) {
+	c := clocktesting.NewFakeClock(time.Unix(0, 0))
+	b := budget.New(budget.Quotas{}, budget.WithClock(c))
+	r := &recorder{}
+	g := gate(t, c, b, r, stream(1, creating...))
+	building := true
+	calls := g.Calls
+	g.Calls = func(ctx context.Context, mg *v1alpha1.DeliveryStream) (budget.Reservation, error) {
+		if building {
+			return budget.Reservation{}, ErrNotYet
+		}
+		return calls(ctx, mg)
+	}
+	ctx := context.Background()
+	if res, err := g.Reconcile(ctx, req); err != nil || r.runs != 0 || res.RequeueAfter != notYetFor {
+		t.Errorf("while building: runs %d, result %+v, error %v; want none, put off %v", r.runs, res, err, notYetFor)
+	}
+	building = false
+	if _, err := g.Reconcile(ctx, req); err != nil || r.runs != 1 {
+		t.Errorf("once built: runs %d, error %v; want it run", r.runs, err)
+	}
+}

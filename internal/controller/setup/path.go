@@ -203,7 +203,12 @@ func (p *path[MR]) gate(r reconcile.Reconciler) reconcile.Reconciler {
 	return pace.NewGate(r, pace.GateOptions[MR]{
 		Kind: p.kind.GroupVersionKind.Kind, Object: p.kind.Object, Kube: p.kube,
 		Calls: func(ctx context.Context, mg MR) (budget.Reservation, error) {
-			s, err := p.shared.Sessions.Session(ctx, mg, p.kind.Region(mg))
+			// A session is built off the worker: a tenant's slow or
+			// silent endpoint holds none that other namespaces need.
+			s, err := p.shared.Sessions.SessionBuilt(ctx, mg, p.kind.Region(mg))
+			if xperrors.Is(err, awsconfig.ErrBuilding) {
+				return budget.Reservation{}, pace.ErrNotYet
+			}
 			if err != nil {
 				return budget.Reservation{}, err
 			}
