@@ -19,15 +19,9 @@ limitations under the License.
 package integration
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/cloudkinds/provider-aws-services/test/controlplane"
 )
@@ -42,7 +36,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "cannot start the control plane:", err)
 		os.Exit(1)
 	}
-	stopKubeControllers, err := startKubeControllers(cp)
+	stopKubeControllers, err := cp.StartKubeControllers()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "cannot start kube-controllers:", err)
 		_ = cp.Stop()
@@ -62,58 +56,4 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "cannot stop the control plane:", err)
 	}
 	os.Exit(code)
-}
-
-// startKubeControllers starts kube-controller-manager's namespace controller
-// and garbage collector (hack/controlplane/controllers, built beside the API
-// server) against cp, so that a deleted namespace is emptied and goes and
-// ownerReferences are collected, as in a real cluster. Its log goes to a file
-// whose name is printed. stop stops it, and fails if it had stopped by itself.
-func startKubeControllers(cp *controlplane.ControlPlane) (stop func() error, err error) {
-	assets := os.Getenv("KUBEBUILDER_ASSETS")
-	if assets == "" {
-		assets = filepath.Join(controlplane.RepoRoot(), ".cache", "controlplane")
-	}
-	bin := filepath.Join(assets, "kube-controllers")
-	if _, err := os.Stat(bin); err != nil {
-		return nil, errors.New("no kube-controllers in " + assets + ": run 'make controlplane'")
-	}
-	dir, err := os.MkdirTemp("", "kube-controllers-")
-	if err != nil {
-		return nil, err
-	}
-	kubeconfig := filepath.Join(dir, "kubeconfig")
-	if err := os.WriteFile(kubeconfig, cp.KubeConfig, 0o600); err != nil {
-		return nil, err
-	}
-	logFile, err := os.Create(filepath.Join(dir, "kube-controllers.log"))
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.CommandContext(context.Background(), bin, "--kubeconfig", kubeconfig)
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	if err := cmd.Start(); err != nil {
-		_ = logFile.Close()
-		return nil, err
-	}
-	fmt.Fprintln(os.Stderr, "kube-controllers log:", logFile.Name())
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	return func() error {
-		defer os.Remove(kubeconfig)
-		defer logFile.Close()
-		select {
-		case err := <-exited:
-			return fmt.Errorf("kube-controllers stopped during the tests (%w); its log: %s", err, logFile.Name())
-		default:
-		}
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-		return nil
-	}, nil
 }

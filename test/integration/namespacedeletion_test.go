@@ -170,4 +170,3 @@ func TestAnAbandonedResourceIsReported(t *testing.T) {
 		return nil
 	})
 }
-

@@ -109,22 +109,31 @@ func createTeams(t *testing.T, kube client.Client, secrets map[string]string, ur
 			t.Fatal(err)
 		}
 		createSecrets(t, kube, ns, secrets)
-		ini := fmt.Sprintf("[default]\naws_access_key_id = %s\naws_secret_access_key = s\n", teamKeys[ns])
-		if err := kube.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "aws"}, StringData: map[string]string{"credentials": ini}}); err != nil {
-			t.Fatal(err)
-		}
-		pc := &v1alpha1.ProviderConfig{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: teamConfig}, Spec: v1alpha1.ProviderConfigSpec{
-			Credentials: v1alpha1.ProviderCredentials{Source: v1alpha1.CredentialsSourceSecret,
-				SecretRef: &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Name: "aws", Namespace: ns}, Key: "credentials"}},
-			Region:   aws.String(region),
-			Endpoint: &v1alpha1.EndpointOverride{URL: url},
-		}}
-		if err := kube.Create(ctx, pc); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, pc)
+		out = append(out, createConfig(t, kube, ns, teamConfig, teamKeys[ns], url))
 	}
 	return out
+}
+
+// createConfig creates in namespace ns a ProviderConfig named name that
+// signs with key, from a credentials file in the Secret "aws" (created
+// too), and calls AWS at url.
+func createConfig(t *testing.T, kube client.Client, ns, name, key, url string) client.Object {
+	t.Helper()
+	ctx := context.Background()
+	ini := fmt.Sprintf("[default]\naws_access_key_id = %s\naws_secret_access_key = s\n", key)
+	if err := kube.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "aws"}, StringData: map[string]string{"credentials": ini}}); err != nil {
+		t.Fatal(err)
+	}
+	pc := &v1alpha1.ProviderConfig{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Spec: v1alpha1.ProviderConfigSpec{
+		Credentials: v1alpha1.ProviderCredentials{Source: v1alpha1.CredentialsSourceSecret,
+			SecretRef: &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Name: "aws", Namespace: ns}, Key: "credentials"}},
+		Region:   aws.String(region),
+		Endpoint: &v1alpha1.EndpointOverride{URL: url},
+	}}
+	if err := kube.Create(ctx, pc); err != nil {
+		t.Fatal(err)
+	}
+	return pc
 }
 
 // notRefused says why B of a pair does not show the refusal: Synced False
