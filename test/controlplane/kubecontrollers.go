@@ -25,6 +25,10 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	kerrors "k8s.io/apimachinery/pkg/api/errors"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // StartKubeControllers starts kube-controller-manager's namespace controller
@@ -79,4 +83,24 @@ func (cp *ControlPlane) StartKubeControllers() (stop func() error, err error) {
 		}
 		return nil
 	}, nil
+}
+
+// NamespaceGone returns nil once the namespace is gone, and until then what
+// its deletion waits for: the conditions the namespace controller sets.
+func NamespaceGone(ctx context.Context, kube client.Reader, name string) error {
+	n := &corev1.Namespace{}
+	err := kube.Get(ctx, client.ObjectKey{Name: name}, n)
+	if kerrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	waits := []string{}
+	for _, c := range n.Status.Conditions {
+		if c.Status == corev1.ConditionTrue {
+			waits = append(waits, string(c.Type)+": "+c.Message)
+		}
+	}
+	return fmt.Errorf("still %s %v", n.Status.Phase, waits)
 }

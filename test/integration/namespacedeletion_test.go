@@ -38,6 +38,7 @@ import (
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	apisv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/usage"
+	"github.com/cloudkinds/provider-aws-services/test/controlplane"
 )
 
 // TestANamespaceDeletedWhole: a namespace deleted whole, with one object of
@@ -93,7 +94,7 @@ func TestANamespaceDeletedWhole(t *testing.T) {
 				t.Fatal(err)
 			}
 			start := time.Now()
-			eventually(t, 3*time.Minute, "the namespace gone", func() error { return namespaceGone(ctx, ns) })
+			eventually(t, 3*time.Minute, "the namespace gone", func() error { return controlplane.NamespaceGone(ctx, cp.Client, ns) })
 			gone := time.Since(start)
 			for i, mg := range objects {
 				k := kinds[i]
@@ -111,26 +112,6 @@ func TestANamespaceDeletedWhole(t *testing.T) {
 				gone.Round(100*time.Millisecond), time.Since(start).Round(100*time.Millisecond))
 		})
 	}
-}
-
-// namespaceGone says whether the namespace is gone, and if not what its
-// deletion waits for.
-func namespaceGone(ctx context.Context, name string) error {
-	n := &corev1.Namespace{}
-	err := cp.Client.Get(ctx, client.ObjectKey{Name: name}, n)
-	if kerrors.IsNotFound(err) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	waits := []string{}
-	for _, c := range n.Status.Conditions {
-		if c.Status == corev1.ConditionTrue {
-			waits = append(waits, string(c.Type)+": "+c.Message)
-		}
-	}
-	return fmt.Errorf("still %s %v", n.Status.Phase, waits)
 }
 
 // TestAnAbandonedResourceIsReported: a tenant removing an object's finalizer

@@ -41,6 +41,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/config"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
+	"github.com/cloudkinds/provider-aws-services/test/controlplane"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 	"github.com/cloudkinds/provider-aws-services/test/workload"
 )
@@ -258,7 +259,7 @@ func deleteAcrossARestart(ctx context.Context, t *testing.T, kube client.Client,
 				objectGone[i] = time.Since(start)
 			}
 		}
-		if gone == 0 && namespaceWaits(ctx, kube, ns) == nil {
+		if gone == 0 && controlplane.NamespaceGone(ctx, kube, ns) == nil {
 			gone = time.Since(start)
 		}
 		if awsClean == 0 && len(leftOnAWS(em, objects)) == 0 {
@@ -285,7 +286,7 @@ func deleteAcrossARestart(ctx context.Context, t *testing.T, kube client.Client,
 	}
 	t.Logf("the objects gone after: %s", strings.Join(went, ", "))
 
-	if err := namespaceWaits(ctx, kube, ns); err != nil {
+	if err := controlplane.NamespaceGone(ctx, kube, ns); err != nil {
 		t.Errorf("the namespace %s is not gone %s after its deletion: %v; what stays in it:\n  %s",
 			ns, time.Since(start).Round(time.Second), err, strings.Join(whatStays(ctx, kube, ns, objects), "\n  "))
 	}
@@ -317,26 +318,6 @@ func deleteAcrossARestart(ctx context.Context, t *testing.T, kube client.Client,
 			t.Errorf("it took %s for %s after the namespace's deletion, over the budget of %s", d.Round(100*time.Millisecond), what, deletionBudget)
 		}
 	}
-}
-
-// namespaceWaits says whether the namespace is gone, and if not what its
-// deletion waits for: the conditions the namespace controller sets.
-func namespaceWaits(ctx context.Context, kube client.Client, name string) error {
-	n := &corev1.Namespace{}
-	err := kube.Get(ctx, client.ObjectKey{Name: name}, n)
-	if kerrors.IsNotFound(err) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	waits := []string{}
-	for _, c := range n.Status.Conditions {
-		if c.Status == corev1.ConditionTrue {
-			waits = append(waits, string(c.Type)+": "+c.Message)
-		}
-	}
-	return fmt.Errorf("still %s %v", n.Status.Phase, waits)
 }
 
 // whatStays lists what is left in a namespace being deleted that the
