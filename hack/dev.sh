@@ -119,7 +119,7 @@ up() {
     say "the control plane is already running"
   else
     rm -f "$kubeconfig"
-    say "starting kube-apiserver and etcd (log: $state/controlplane.log)"
+    say "starting kube-apiserver, etcd and the namespace and garbage-collector controllers (log: $state/controlplane.log)"
     start controlplane "$bin/devcluster" --write-kubeconfig "$kubeconfig"
     for _ in $(seq 240); do [ -s "$kubeconfig" ] && break; running controlplane || break; sleep 0.5; done
     [ -s "$kubeconfig" ] || fail "the control plane did not start; see $state/controlplane.log"

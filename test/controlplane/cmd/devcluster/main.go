@@ -14,8 +14,9 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Command devcluster starts the control plane for development, writes a
-// kubeconfig and runs until it is interrupted.
+// Command devcluster starts the control plane for development (kube-apiserver,
+// etcd, and kube-controller-manager's namespace and garbage-collector
+// controllers), writes a kubeconfig and runs until it is interrupted.
 package main
 
 import (
@@ -45,6 +46,13 @@ func run(kubeconfig string) error {
 		return fmt.Errorf("cannot start the control plane: %w", err)
 	}
 	defer func() { _ = cp.Stop() }()
+	// A deleted namespace is emptied and goes, and ownerReferences are
+	// collected, as in a real cluster.
+	stopControllers, err := cp.StartKubeControllers()
+	if err != nil {
+		return fmt.Errorf("cannot start the namespace and garbage-collector controllers: %w", err)
+	}
+	defer func() { _ = stopControllers() }()
 
 	if err := os.WriteFile(kubeconfig, cp.KubeConfig, 0o600); err != nil {
 		return fmt.Errorf("cannot write the kubeconfig: %w", err)
