@@ -34,15 +34,15 @@ import (
 
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/ackannotations"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/agentcorecontrol/apikeycredentialprovider"
+	"github.com/cloudkinds/provider-aws-services/internal/kinds/agentcorecontrol/apikeycredentialprovider"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/config"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/eventbus/endpoint"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/mlplatform/endpointconfig"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/notification/subscription"
+	"github.com/cloudkinds/provider-aws-services/internal/kinds/eventbus/endpoint"
+	"github.com/cloudkinds/provider-aws-services/internal/kinds/mlplatform/endpointconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/kinds/notification/subscription"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/readiness"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/safestart"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/streaming/deliverystream"
+	"github.com/cloudkinds/provider-aws-services/internal/kinds/streaming/deliverystream"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
 

@@ -43,7 +43,7 @@ import (
 	notificationv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	awscontroller "github.com/cloudkinds/provider-aws-services/internal/controller"
-	subscriptionctl "github.com/cloudkinds/provider-aws-services/internal/controller/notification/subscription"
+	subscriptionctl "github.com/cloudkinds/provider-aws-services/internal/kinds/notification/subscription"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
 

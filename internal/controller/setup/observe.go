@@ -29,12 +29,12 @@ import (
 
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/connect"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/finalizer"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/pace"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/readyatcreate"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/references"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/relook"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/connect"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/finalizer"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/pace"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/readyatcreate"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/references"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/relook"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )

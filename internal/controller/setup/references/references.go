@@ -35,7 +35,7 @@ import (
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/cloudkinds/provider-aws-services/internal/controller/memory"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/memory"
 	"github.com/cloudkinds/provider-aws-services/internal/reference"
 )
 

@@ -39,8 +39,8 @@ import (
 
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/conditions"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/memory"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/relook"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/memory"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/relook"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 )
 

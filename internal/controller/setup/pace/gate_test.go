@@ -39,7 +39,7 @@ import (
 
 	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/relook"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/relook"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 )
 

@@ -28,7 +28,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/cloudkinds/provider-aws-services/internal/controller/memory"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/memory"
 )
 
 // Answers are what the creates of a kind answered, until the Observe after

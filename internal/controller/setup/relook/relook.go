@@ -28,7 +28,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 
-	"github.com/cloudkinds/provider-aws-services/internal/controller/memory"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/memory"
 )
 
 // The bounds of the learned time, and how it moves. A first look that finds

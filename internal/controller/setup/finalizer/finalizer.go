@@ -28,7 +28,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/cloudkinds/provider-aws-services/internal/controller/memory"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/memory"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/usage"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
