@@ -26,41 +26,36 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 
-	agentcorecontrolv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
-	eventbusv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
-	mlplatformv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
-	notificationv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
-	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
-
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/ackannotations"
-	"github.com/cloudkinds/provider-aws-services/internal/kinds/agentcorecontrol/apikeycredentialprovider"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/config"
-	"github.com/cloudkinds/provider-aws-services/internal/kinds/eventbus/endpoint"
-	"github.com/cloudkinds/provider-aws-services/internal/kinds/mlplatform/endpointconfig"
-	"github.com/cloudkinds/provider-aws-services/internal/kinds/notification/subscription"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/readiness"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/safestart"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
+	"github.com/cloudkinds/provider-aws-services/internal/kinds/agentcorecontrol/apikeycredentialprovider"
+	"github.com/cloudkinds/provider-aws-services/internal/kinds/eventbus/endpoint"
+	"github.com/cloudkinds/provider-aws-services/internal/kinds/mlplatform/endpointconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/kinds/notification/subscription"
 	"github.com/cloudkinds/provider-aws-services/internal/kinds/streaming/deliverystream"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
 
-// A kind is a managed resource kind with the controller that reconciles it,
-// and the AWS operation that creates its resources.
+// A kind is a managed resource kind, as its package registers it, with the
+// function that sets its controller up.
 type kind struct {
-	gvk    schema.GroupVersionKind
-	setup  func(ctrl.Manager, controller.Options, setup.Shared) error
-	create budget.Operation
+	setup.Registration
+	setup func(ctrl.Manager, controller.Options, setup.Shared) error
 }
 
-// kinds are the provider's managed resource kinds.
+// kinds are the provider's managed resource kinds
+// (TestEveryKindIsRegisteredEverywhere checks the other places a kind is
+// registered against this list).
 var kinds = []kind{
-	{agentcorecontrolv1alpha1.APIKeyCredentialProviderGroupVersionKind, apikeycredentialprovider.Setup, apikeycredentialprovider.Create},
-	{streamingv1alpha1.DeliveryStreamGroupVersionKind, deliverystream.Setup, deliverystream.Create},
-	{notificationv1alpha1.SubscriptionGroupVersionKind, subscription.Setup, subscription.Create},
-	{eventbusv1alpha1.EndpointGroupVersionKind, endpoint.Setup, endpoint.Create},
-	{mlplatformv1alpha1.EndpointConfigGroupVersionKind, endpointconfig.Setup, endpointconfig.Create},
+	{apikeycredentialprovider.Kind, apikeycredentialprovider.Setup},
+	{deliverystream.Kind, deliverystream.Setup},
+	{subscription.Kind, subscription.Setup},
+	{endpoint.Kind, endpoint.Setup},
+	{endpointconfig.Kind, endpointconfig.Setup},
 }
 
 // DefaultWorkers are the workers of each kind's controller when
@@ -80,7 +75,7 @@ const WritesPerCreate = 7
 func KubeRate(b *budget.Budgets) (qps float32, burst int) {
 	var creates float64
 	for _, k := range kinds {
-		creates += b.Rate(k.create)
+		creates += b.Rate(k.Create)
 	}
 	perSecond := math.Ceil(creates * WritesPerCreate)
 	return float32(perSecond), int(perSecond)
@@ -101,7 +96,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 	}
 	ready.Expect(configKind)
 	for _, k := range kinds {
-		ready.Expect(k.gvk.Kind)
+		ready.Expect(k.GroupVersionKind.Kind)
 	}
 	err := config.Setup(ready.Manager(mgr, configKind), o)
 	ready.SetUp(configKind, err)
@@ -130,8 +125,8 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 	}
 	if o.Gate == nil {
 		for _, k := range kinds {
-			err := k.setup(ready.Manager(mgr, k.gvk.Kind), o, shared)
-			ready.SetUp(k.gvk.Kind, err)
+			err := k.setup(ready.Manager(mgr, k.GroupVersionKind.Kind), o, shared)
+			ready.SetUp(k.GroupVersionKind.Kind, err)
 			if err != nil {
 				return err
 			}
@@ -157,13 +152,13 @@ func registerGated(mgr ctrl.Manager, o controller.Options, shared setup.Shared, 
 	gvks := make([]schema.GroupVersionKind, 0, len(ks))
 	for _, k := range ks {
 		o.Gate.Register(func() {
-			err := k.setup(ready.Manager(mgr, k.gvk.Kind), o, shared)
+			err := k.setup(ready.Manager(mgr, k.GroupVersionKind.Kind), o, shared)
 			if err != nil {
-				mgr.GetLogger().Error(err, "Cannot set up the controller of an established kind: it does not reconcile until the provider restarts", "gvk", k.gvk.String())
+				mgr.GetLogger().Error(err, "Cannot set up the controller of an established kind: it does not reconcile until the provider restarts", "gvk", k.GroupVersionKind.String())
 			}
-			ready.SetUp(k.gvk.Kind, err)
-		}, k.gvk)
-		gvks = append(gvks, k.gvk)
+			ready.SetUp(k.GroupVersionKind.Kind, err)
+		}, k.GroupVersionKind)
+		gvks = append(gvks, k.GroupVersionKind)
 	}
 	return gvks
 }

@@ -46,8 +46,8 @@ func TestAFailedGatedSetupFailsTheHealthCheck(t *testing.T) {
 	bad := schema.GroupVersionKind{Group: "g", Version: "v1", Kind: "Bad"}
 	goodSetUp := make(chan struct{})
 	ks := []kind{
-		{gvk: good, setup: func(ctrl.Manager, controller.Options, setup.Shared) error { close(goodSetUp); return nil }},
-		{gvk: bad, setup: func(ctrl.Manager, controller.Options, setup.Shared) error {
+		{Registration: setup.Registration{GroupVersionKind: good}, setup: func(ctrl.Manager, controller.Options, setup.Shared) error { close(goodSetUp); return nil }},
+		{Registration: setup.Registration{GroupVersionKind: bad}, setup: func(ctrl.Manager, controller.Options, setup.Shared) error {
 			return errors.New("no informer for Bad")
 		}},
 	}

@@ -17,15 +17,11 @@ limitations under the License.
 package emulator_test
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -37,6 +33,7 @@ import (
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
+	"github.com/cloudkinds/provider-aws-services/test/emulator/snapshot"
 )
 
 func TestUnsignedRequestsAreRefused(t *testing.T) {
@@ -138,20 +135,21 @@ func TestSDKRequestSnapshots(t *testing.T) {
 
 	replayed := 0
 	for mod, ops := range snapshots {
-		dir := moduleDir(t, mod)
 		service := signing[filepath.Base(mod)]
 		for _, op := range ops {
-			path := filepath.Join(dir, "request_snapshot", op+".request.snap")
-			b, err := os.ReadFile(path)
-			if errors.Is(err, os.ErrNotExist) {
+			b, err := snapshot.Read(mod, op)
+			if errors.Is(err, snapshot.ErrNone) {
 				continue // this SDK release ships no snapshot of the operation
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			status, body := replay(t, srv.URL, service, b)
+			status, body, err := snapshot.Replay(srv.URL, service, b)
+			if err != nil {
+				t.Fatal(err)
+			}
 			replayed++
-			if strings.Contains(body, "UnknownOperation") || strings.Contains(body, "InvalidAction") || strings.Contains(body, "SerializationException") {
+			if !snapshot.Understood(body) {
 				t.Errorf("%s %s: the emulator did not understand the request: %d %s", filepath.Base(mod), op, status, body)
 			}
 		}
@@ -165,50 +163,4 @@ func TestSDKRequestSnapshots(t *testing.T) {
 			t.Errorf("%s was not recognised from its snapshot: %v", op, calls)
 		}
 	}
-}
-
-func moduleDir(t *testing.T, mod string) string {
-	t.Helper()
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", mod).Output()
-	if err != nil {
-		t.Fatalf("go list %s: %v", mod, err)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-// replay sends a snapshot request ("METHOD PATH", a blank line, headers, a
-// blank line, the body) signed for region us-east-1.
-func replay(t *testing.T, base, service string, snap []byte) (int, string) {
-	t.Helper()
-	r := bufio.NewReader(bytes.NewReader(snap))
-	first, _ := r.ReadString('\n')
-	method, path, _ := strings.Cut(strings.TrimSpace(first), " ")
-	_, _ = r.ReadString('\n')
-	headers := http.Header{}
-	for {
-		line, err := r.ReadString('\n')
-		line = strings.TrimSpace(line)
-		if line == "" || err != nil {
-			break
-		}
-		k, v, _ := strings.Cut(line, ": ")
-		headers.Set(k, v)
-	}
-	body, _ := io.ReadAll(r)
-	req, err := http.NewRequest(method, base+path, bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header = headers
-	if service == "" {
-		service = "unused"
-	}
-	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=AKIDEMO/20260101/us-east-1/"+service+"/aws4_request, SignedHeaders=host, Signature=0")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	out, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(out)
 }

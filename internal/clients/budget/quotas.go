@@ -72,6 +72,10 @@ var Published = map[string]float64{
 // create calls of both services, are not reached.
 const Unpublished = 10
 
+// UnpublishedServices are the services, as the SDK names them, known to
+// publish no rate quota: their operations are taken at Unpublished.
+var UnpublishedServices = map[string]bool{"SageMaker": true, "Bedrock AgentCore Control": true}
+
 // DefaultShare is the share of each quota the provider takes for itself,
 // leaving the rest to the account's other clients: pipelines, the console,
 // other controllers.

@@ -46,9 +46,24 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
 )
 
+// A Registration is what the provider knows of a kind before it sets its
+// controller up: written once, in the kind's package, and read by the list
+// of kinds (internal/controller) and by the kind's controller (Kind).
+type Registration struct {
+	GroupVersionKind schema.GroupVersionKind
+	// Create is the AWS operation that creates the kind's resources: the
+	// budgets size the Kubernetes client's rate by it.
+	Create budget.Operation
+	// CreatesFirst is true for the kinds whose create AWS refuses when the
+	// identity exists: a new object calls Create before any look
+	// (ownership.Kind.CreatesFirst), and its first reconcile takes a turn
+	// in Create's budget. False for a kind that looks first.
+	CreatesFirst bool
+}
+
 // A Kind describes the controller of one managed resource kind.
 type Kind[MR resource.ModernManaged] struct {
-	GroupVersionKind schema.GroupVersionKind
+	Registration
 	// Object is an empty object of the kind.
 	Object MR
 	// Region reads spec.forProvider.region.
@@ -96,11 +111,6 @@ type Kind[MR resource.ModernManaged] struct {
 	// Observe makes (metrics.UndeclaredObserveCalls), which the tests
 	// require to be none.
 	ObserveCalls func(MR, *awsconfig.Session) []budget.Operation
-	// CreateFirst is the operation that creates the resource, for the kinds
-	// whose create AWS refuses when the identity exists: a new object calls
-	// it before any look (ownership.Kind.CreatesFirst), and its first
-	// reconcile takes a turn in its budget. Nil for a kind that looks first.
-	CreateFirst *budget.Operation
 	// ReadyAtCreate says that AWS's answer to a create shows the resource
 	// usable, and that Create sets from it all of status.atProvider that
 	// Observe would: the object is then Ready at the Observe after the
@@ -190,7 +200,7 @@ func (k Kind[MR]) ownership(mgr ctrl.Manager, o controller.Options, namespace st
 		New:              k.newObject,
 		PoliciesHonoured: o.Features.Enabled(feature.EnableBetaManagementPolicies),
 
-		CreateRefusedIfExists: k.CreateFirst != nil,
+		CreateRefusedIfExists: k.CreatesFirst,
 		PlaceOf: func(ctx context.Context, mg MR) (ownership.Place, bool) {
 			d := sessions.Destination(ctx, mg, k.Region(mg))
 			switch {

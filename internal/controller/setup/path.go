@@ -37,10 +37,10 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/ackannotations"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/connect"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/finalizer"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/kubeclient"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/connect"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/finalizer"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/pace"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/readyatcreate"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/references"
@@ -213,8 +213,8 @@ func (p *path[MR]) gate(r reconcile.Reconciler) reconcile.Reconciler {
 				return budget.Reservation{}, err
 			}
 			r := budget.Reservation{Scope: s.Scope(), Region: s.Region, Weight: s.Weight(mg.GetNamespace()), Ops: p.kind.ObserveCalls(mg, s)}
-			if p.kind.CreateFirst != nil && p.owners.CreatesFirst(ctx, mg, place(s)) {
-				r.Ops = []budget.Operation{*p.kind.CreateFirst}
+			if p.kind.CreatesFirst && p.owners.CreatesFirst(ctx, mg, place(s)) {
+				r.Ops = []budget.Operation{p.kind.Create}
 			}
 			return r, nil
 		},
@@ -242,10 +242,10 @@ func (p *path[MR]) deletionCallsNothing(ctx context.Context, mg MR) bool {
 // backlog of new objects is then Ready as fast as the budgets allow, and the
 // polls of those already Ready come after it.
 func (p *path[MR]) pollsBehind() []budget.Operation {
-	if p.kind.CreateFirst == nil || p.kind.ReadyAtCreate {
+	if !p.kind.CreatesFirst || p.kind.ReadyAtCreate {
 		return nil
 	}
-	return []budget.Operation{*p.kind.CreateFirst}
+	return []budget.Operation{p.kind.Create}
 }
 
 // 3. The ceiling of --max-reconcile-rate, when a user sets one, the count

@@ -66,21 +66,21 @@ const (
 	AnnotationAPIKeySecretVersion = "agentcorecontrol.services.k8s.aws/api-key-secret-version"
 )
 
-// Create is the AWS operation that creates the resource. AWS refuses it
-// when the name exists, so a new object calls it before any look.
-var Create = budget.Operation{Service: bedrockagentcorecontrol.ServiceID, Name: "CreateApiKeyCredentialProvider"}
+// Kind registers the kind with the provider: its API, the AWS operation
+// that creates its resources, which AWS refuses when the resource exists (a new object creates before it looks).
+var Kind = setup.Registration{GroupVersionKind: v1alpha1.APIKeyCredentialProviderGroupVersionKind, Create: budget.Operation{Service: bedrockagentcorecontrol.ServiceID, Name: "CreateApiKeyCredentialProvider"}, CreatesFirst: true}
 
 // Setup adds the APIKeyCredentialProvider controller to the manager. It
 // watches the Secrets the resources read, so that a rotated key reaches AWS
 // at once.
 func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 	return setup.Add(mgr, o, shared, setup.Kind[*v1alpha1.APIKeyCredentialProvider]{
-		Tagged:           true,
-		GroupVersionKind: v1alpha1.APIKeyCredentialProviderGroupVersionKind,
-		Object:           &v1alpha1.APIKeyCredentialProvider{},
-		List:             &v1alpha1.APIKeyCredentialProviderList{},
-		SentAnnotations:  []string{AnnotationAPIKeyFingerprint, AnnotationAPIKeySecretVersion},
-		Region:           func(mg *v1alpha1.APIKeyCredentialProvider) *string { return mg.Spec.ForProvider.Region },
+		Tagged:          true,
+		Registration:    Kind,
+		Object:          &v1alpha1.APIKeyCredentialProvider{},
+		List:            &v1alpha1.APIKeyCredentialProviderList{},
+		SentAnnotations: []string{AnnotationAPIKeyFingerprint, AnnotationAPIKeySecretVersion},
+		Region:          func(mg *v1alpha1.APIKeyCredentialProvider) *string { return mg.Spec.ForProvider.Region },
 		External: func(c setup.Connection) managed.TypedExternalClient[*v1alpha1.APIKeyCredentialProvider] {
 			return &external{client: awsconfig.ClientFor(c.Session, bedrockagentcorecontrol.NewFromConfig), kube: c.Kube, session: c.Session, ownerTags: c.OwnerTags, secrets: secretkey.NewReader(c.Kube, shared.Fingerprints)}
 		},
@@ -91,7 +91,6 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Name:          func(mg *v1alpha1.APIKeyCredentialProvider) string { return mg.Spec.ForProvider.Name },
 		Noun:          "API-key credential provider",
 		ReadyAtCreate: true,
-		CreateFirst:   &Create,
 		ObserveCalls:  observeCalls,
 		AlreadyExists: []string{"ConflictException: already exists"},
 		Watches: []managedoptions.Watch{managedoptions.WatchSecrets(mgr.GetClient(), o.Logger, &v1alpha1.APIKeyCredentialProviderList{},

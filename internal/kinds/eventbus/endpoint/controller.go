@@ -38,8 +38,8 @@ import (
 	eb "github.com/cloudkinds/provider-aws-services/internal/clients/eventbridge"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/metadata"
 	"github.com/cloudkinds/provider-aws-services/internal/conditions"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/connect"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/connect"
 	"github.com/cloudkinds/provider-aws-services/internal/initprovider"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
@@ -60,27 +60,26 @@ var states = conditions.StateMap{
 	Failed:    []string{string(types.EndpointStateCreateFailed), string(types.EndpointStateUpdateFailed), string(types.EndpointStateDeleteFailed)},
 }
 
-// Create is the AWS operation that creates the resource. AWS refuses it
-// when the name exists, so a new object calls it before any look.
-var Create = budget.Operation{Service: eventbridge.ServiceID, Name: "CreateEndpoint"}
+// Kind registers the kind with the provider: its API, the AWS operation
+// that creates its resources, which AWS refuses when the resource exists (a new object creates before it looks).
+var Kind = setup.Registration{GroupVersionKind: v1alpha1.EndpointGroupVersionKind, Create: budget.Operation{Service: eventbridge.ServiceID, Name: "CreateEndpoint"}, CreatesFirst: true}
 
 // Setup adds the Endpoint controller to the manager.
 func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 	return setup.Add(mgr, o, shared, setup.Kind[*v1alpha1.Endpoint]{
-		GroupVersionKind: v1alpha1.EndpointGroupVersionKind,
-		Object:           &v1alpha1.Endpoint{},
-		List:             &v1alpha1.EndpointList{},
-		Region:           func(mg *v1alpha1.Endpoint) *string { return mg.Spec.ForProvider.Region },
+		Registration: Kind,
+		Object:       &v1alpha1.Endpoint{},
+		List:         &v1alpha1.EndpointList{},
+		Region:       func(mg *v1alpha1.Endpoint) *string { return mg.Spec.ForProvider.Region },
 		External: func(c setup.Connection) managed.TypedExternalClient[*v1alpha1.Endpoint] {
 			return &external{client: awsconfig.ClientFor(c.Session, eventbridge.NewFromConfig), session: c.Session}
 		},
 		Metadata: func(mg *v1alpha1.Endpoint) *common.ResourceMetadata {
 			return metadata.Plain(mg.Status.AtProvider.ACKResourceMetadata)
 		},
-		NameField:   "spec.forProvider.name",
-		Name:        func(mg *v1alpha1.Endpoint) string { return mg.Spec.ForProvider.Name },
-		Noun:        "global endpoint",
-		CreateFirst: &Create,
+		NameField: "spec.forProvider.name",
+		Name:      func(mg *v1alpha1.Endpoint) string { return mg.Spec.ForProvider.Name },
+		Noun:      "global endpoint",
 		ObserveCalls: func(*v1alpha1.Endpoint, *awsconfig.Session) []budget.Operation {
 			return budget.ObserveCalls(eventbridge.ServiceID, "DescribeEndpoint", "", false)
 		},

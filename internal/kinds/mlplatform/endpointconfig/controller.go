@@ -52,18 +52,18 @@ const (
 	errReplaced = "the endpoint configuration in SageMaker differs from the spec in %s; SageMaker cannot change an endpoint configuration in place: set spec.forProvider to what SageMaker holds, or create another EndpointConfig, with another endpointConfigName, for this spec"
 )
 
-// Create is the AWS operation that creates the resource. AWS refuses it
-// when the name exists, so a new object calls it before any look.
-var Create = budget.Operation{Service: sagemaker.ServiceID, Name: "CreateEndpointConfig"}
+// Kind registers the kind with the provider: its API, the AWS operation
+// that creates its resources, which AWS refuses when the resource exists (a new object creates before it looks).
+var Kind = setup.Registration{GroupVersionKind: v1alpha1.EndpointConfigGroupVersionKind, Create: budget.Operation{Service: sagemaker.ServiceID, Name: "CreateEndpointConfig"}, CreatesFirst: true}
 
 // Setup adds the EndpointConfig controller to the manager.
 func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 	return setup.Add(mgr, o, shared, setup.Kind[*v1alpha1.EndpointConfig]{
-		Tagged:           true,
-		GroupVersionKind: v1alpha1.EndpointConfigGroupVersionKind,
-		Object:           &v1alpha1.EndpointConfig{},
-		List:             &v1alpha1.EndpointConfigList{},
-		Region:           func(mg *v1alpha1.EndpointConfig) *string { return mg.Spec.ForProvider.Region },
+		Tagged:       true,
+		Registration: Kind,
+		Object:       &v1alpha1.EndpointConfig{},
+		List:         &v1alpha1.EndpointConfigList{},
+		Region:       func(mg *v1alpha1.EndpointConfig) *string { return mg.Spec.ForProvider.Region },
 		External: func(c setup.Connection) managed.TypedExternalClient[*v1alpha1.EndpointConfig] {
 			return &external{client: awsconfig.ClientFor(c.Session, sagemaker.NewFromConfig), kube: c.Kube, session: c.Session, ownerTags: c.OwnerTags}
 		},
@@ -74,7 +74,6 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Name:          func(mg *v1alpha1.EndpointConfig) string { return mg.Spec.ForProvider.EndpointConfigName },
 		Noun:          "endpoint configuration",
 		ReadyAtCreate: true,
-		CreateFirst:   &Create,
 		ObserveCalls:  observeCalls,
 		AlreadyExists: []string{"ValidationException: Cannot create already existing"},
 	})

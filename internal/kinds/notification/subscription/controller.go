@@ -63,8 +63,9 @@ const (
 	msgNotAsSent   = "SNS answered the subscribe with subscription %s, which it already had: its attributes %s are not those this object sent; this object did not make it and does not change it"
 )
 
-// Create is the AWS operation that creates the resource.
-var Create = budget.Operation{Service: sns.ServiceID, Name: "Subscribe"}
+// Kind registers the kind with the provider: its API, the AWS operation
+// that creates its resources.
+var Kind = setup.Registration{GroupVersionKind: v1alpha1.SubscriptionGroupVersionKind, Create: budget.Operation{Service: sns.ServiceID, Name: "Subscribe"}}
 
 // Setup adds the Subscription controller to the manager. A Subscription's
 // external name is its ARN, which Subscribe returns, so no initializer sets
@@ -72,10 +73,10 @@ var Create = budget.Operation{Service: sns.ServiceID, Name: "Subscribe"}
 // protocol and endpoint, which SNS keeps unique.
 func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 	return setup.Add(mgr, o, shared, setup.Kind[*v1alpha1.Subscription]{
-		GroupVersionKind: v1alpha1.SubscriptionGroupVersionKind,
-		Object:           &v1alpha1.Subscription{},
-		List:             &v1alpha1.SubscriptionList{},
-		Region:           func(mg *v1alpha1.Subscription) *string { return mg.Spec.ForProvider.Region },
+		Registration: Kind,
+		Object:       &v1alpha1.Subscription{},
+		List:         &v1alpha1.SubscriptionList{},
+		Region:       func(mg *v1alpha1.Subscription) *string { return mg.Spec.ForProvider.Region },
 		External: func(c setup.Connection) managed.TypedExternalClient[*v1alpha1.Subscription] {
 			return &external{client: awsconfig.ClientFor(c.Session, sns.NewFromConfig), session: c.Session, left: c.Left}
 		},

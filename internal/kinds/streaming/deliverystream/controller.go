@@ -88,19 +88,19 @@ var states = conditions.StateMap{
 	Failed:    []string{string(types.DeliveryStreamStatusCreatingFailed), string(types.DeliveryStreamStatusDeletingFailed)},
 }
 
-// Create is the AWS operation that creates the resource. AWS refuses it
-// when the name exists, so a new object calls it before any look.
-var Create = budget.Operation{Service: firehose.ServiceID, Name: "CreateDeliveryStream"}
+// Kind registers the kind with the provider: its API, the AWS operation
+// that creates its resources, which AWS refuses when the resource exists (a new object creates before it looks).
+var Kind = setup.Registration{GroupVersionKind: v1alpha1.DeliveryStreamGroupVersionKind, Create: budget.Operation{Service: firehose.ServiceID, Name: "CreateDeliveryStream"}, CreatesFirst: true}
 
 // Setup adds the DeliveryStream controller to the manager.
 func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 	return setup.Add(mgr, o, shared, setup.Kind[*v1alpha1.DeliveryStream]{
-		Tagged:           true,
-		GroupVersionKind: v1alpha1.DeliveryStreamGroupVersionKind,
-		Object:           &v1alpha1.DeliveryStream{},
-		List:             &v1alpha1.DeliveryStreamList{},
-		SentAnnotations:  []string{AnnotationAccessKeyFingerprint, AnnotationAccessKeySecretVersion, AnnotationBufferingHintsSent},
-		Region:           func(mg *v1alpha1.DeliveryStream) *string { return mg.Spec.ForProvider.Region },
+		Tagged:          true,
+		Registration:    Kind,
+		Object:          &v1alpha1.DeliveryStream{},
+		List:            &v1alpha1.DeliveryStreamList{},
+		SentAnnotations: []string{AnnotationAccessKeyFingerprint, AnnotationAccessKeySecretVersion, AnnotationBufferingHintsSent},
+		Region:          func(mg *v1alpha1.DeliveryStream) *string { return mg.Spec.ForProvider.Region },
 		External: func(c setup.Connection) managed.TypedExternalClient[*v1alpha1.DeliveryStream] {
 			return &external{client: awsconfig.ClientFor(c.Session, firehose.NewFromConfig), kube: c.Kube, session: c.Session, ownerTags: c.OwnerTags, left: c.Left, secrets: secretkey.NewReader(c.Kube, shared.Fingerprints)}
 		},
@@ -110,7 +110,6 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		NameField:     "spec.forProvider.deliveryStreamName",
 		Name:          func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
 		Noun:          "delivery stream",
-		CreateFirst:   &Create,
 		ObserveCalls:  observeCalls,
 		AlreadyExists: []string{"ResourceInUseException: already exists"},
 		Watches: []managedoptions.Watch{managedoptions.WatchSecrets(mgr.GetClient(), o.Logger, &v1alpha1.DeliveryStreamList{}, func(mg *v1alpha1.DeliveryStream) []string {
