@@ -66,9 +66,14 @@ const (
 	AnnotationAPIKeySecretVersion = "agentcorecontrol.services.k8s.aws/api-key-secret-version"
 )
 
-// Kind registers the kind with the provider: its API, the AWS operation
-// that creates its resources, which AWS refuses when the resource exists (a new object creates before it looks).
-var Kind = setup.Registration{GroupVersionKind: v1alpha1.APIKeyCredentialProviderGroupVersionKind, Create: budget.Operation{Service: bedrockagentcorecontrol.ServiceID, Name: "CreateApiKeyCredentialProvider"}, CreatesFirst: true}
+// Kind registers the kind with the provider: its API, and the AWS
+// operation that creates its resources, which AWS refuses when the name
+// exists, so a new object creates before it looks.
+var Kind = setup.Registration{
+	GroupVersionKind: v1alpha1.APIKeyCredentialProviderGroupVersionKind,
+	Create:           budget.Operation{Service: bedrockagentcorecontrol.ServiceID, Name: "CreateApiKeyCredentialProvider"},
+	CreatesFirst:     true,
+}
 
 // Setup adds the APIKeyCredentialProvider controller to the manager. It
 // watches the Secrets the resources read, so that a rotated key reaches AWS

@@ -60,9 +60,14 @@ var states = conditions.StateMap{
 	Failed:    []string{string(types.EndpointStateCreateFailed), string(types.EndpointStateUpdateFailed), string(types.EndpointStateDeleteFailed)},
 }
 
-// Kind registers the kind with the provider: its API, the AWS operation
-// that creates its resources, which AWS refuses when the resource exists (a new object creates before it looks).
-var Kind = setup.Registration{GroupVersionKind: v1alpha1.EndpointGroupVersionKind, Create: budget.Operation{Service: eventbridge.ServiceID, Name: "CreateEndpoint"}, CreatesFirst: true}
+// Kind registers the kind with the provider: its API, and the AWS
+// operation that creates its resources, which AWS refuses when the name
+// exists, so a new object creates before it looks.
+var Kind = setup.Registration{
+	GroupVersionKind: v1alpha1.EndpointGroupVersionKind,
+	Create:           budget.Operation{Service: eventbridge.ServiceID, Name: "CreateEndpoint"},
+	CreatesFirst:     true,
+}
 
 // Setup adds the Endpoint controller to the manager.
 func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {

@@ -52,9 +52,14 @@ const (
 	errReplaced = "the endpoint configuration in SageMaker differs from the spec in %s; SageMaker cannot change an endpoint configuration in place: set spec.forProvider to what SageMaker holds, or create another EndpointConfig, with another endpointConfigName, for this spec"
 )
 
-// Kind registers the kind with the provider: its API, the AWS operation
-// that creates its resources, which AWS refuses when the resource exists (a new object creates before it looks).
-var Kind = setup.Registration{GroupVersionKind: v1alpha1.EndpointConfigGroupVersionKind, Create: budget.Operation{Service: sagemaker.ServiceID, Name: "CreateEndpointConfig"}, CreatesFirst: true}
+// Kind registers the kind with the provider: its API, and the AWS
+// operation that creates its resources, which AWS refuses when the name
+// exists, so a new object creates before it looks.
+var Kind = setup.Registration{
+	GroupVersionKind: v1alpha1.EndpointConfigGroupVersionKind,
+	Create:           budget.Operation{Service: sagemaker.ServiceID, Name: "CreateEndpointConfig"},
+	CreatesFirst:     true,
+}
 
 // Setup adds the EndpointConfig controller to the manager.
 func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {

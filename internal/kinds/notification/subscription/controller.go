@@ -63,9 +63,14 @@ const (
 	msgNotAsSent   = "SNS answered the subscribe with subscription %s, which it already had: its attributes %s are not those this object sent; this object did not make it and does not change it"
 )
 
-// Kind registers the kind with the provider: its API, the AWS operation
-// that creates its resources.
-var Kind = setup.Registration{GroupVersionKind: v1alpha1.SubscriptionGroupVersionKind, Create: budget.Operation{Service: sns.ServiceID, Name: "Subscribe"}}
+// Kind registers the kind with the provider: its API, and the AWS
+// operation that creates its resources. SNS answers a Subscribe of a
+// subscription that exists with that subscription, so a new object looks
+// first.
+var Kind = setup.Registration{
+	GroupVersionKind: v1alpha1.SubscriptionGroupVersionKind,
+	Create:           budget.Operation{Service: sns.ServiceID, Name: "Subscribe"},
+}
 
 // Setup adds the Subscription controller to the manager. A Subscription's
 // external name is its ARN, which Subscribe returns, so no initializer sets

@@ -88,9 +88,14 @@ var states = conditions.StateMap{
 	Failed:    []string{string(types.DeliveryStreamStatusCreatingFailed), string(types.DeliveryStreamStatusDeletingFailed)},
 }
 
-// Kind registers the kind with the provider: its API, the AWS operation
-// that creates its resources, which AWS refuses when the resource exists (a new object creates before it looks).
-var Kind = setup.Registration{GroupVersionKind: v1alpha1.DeliveryStreamGroupVersionKind, Create: budget.Operation{Service: firehose.ServiceID, Name: "CreateDeliveryStream"}, CreatesFirst: true}
+// Kind registers the kind with the provider: its API, and the AWS
+// operation that creates its resources, which AWS refuses when the name
+// exists, so a new object creates before it looks.
+var Kind = setup.Registration{
+	GroupVersionKind: v1alpha1.DeliveryStreamGroupVersionKind,
+	Create:           budget.Operation{Service: firehose.ServiceID, Name: "CreateDeliveryStream"},
+	CreatesFirst:     true,
+}
 
 // Setup adds the DeliveryStream controller to the manager.
 func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
