@@ -118,7 +118,7 @@ func (k *Kind[MR]) CreatesFirst(ctx context.Context, mg MR, at Place) bool {
 
 // newToAWS reports whether mg's records tell of nothing on AWS (CreatesFirst).
 func (k *Kind[MR]) newToAWS(mg MR) bool {
-	if !k.CreateRefusedIfExists || meta.WasDeleted(mg) || !Creates(mg, k.PoliciesHonoured) || WantsToAdopt(mg) {
+	if !k.CreateRefusedIfExists || meta.WasDeleted(mg) || !MayCreate(mg, k.PoliciesHonoured) || WantsToAdopt(mg) {
 		return false
 	}
 	if !meta.GetExternalCreatePending(mg).IsZero() || !meta.GetExternalCreateSucceeded(mg).IsZero() || !meta.GetExternalCreateFailed(mg).IsZero() {
@@ -158,7 +158,7 @@ const IndexField = "ownership.services.k8s.aws/identity"
 // asks for, when it may create.
 func (k *Kind[MR]) Index(o client.Object) []string {
 	mg, ok := o.(MR)
-	if !ok || !Creates(mg, k.PoliciesHonoured) {
+	if !ok || !MayCreate(mg, k.PoliciesHonoured) {
 		return nil
 	}
 	if id := k.Identity(mg); id != "" {
@@ -198,7 +198,7 @@ func Wrap[MR resource.Managed](c managed.TypedExternalClient[MR], k *Kind[MR], a
 // Observe, and an object being deleted is let go without deleting it.
 func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObservation, error) {
 	before := mg.DeepCopyObject().(MR) //nolint:forcetypeassert // a copy of its own type
-	if !Writes(mg, c.kind.PoliciesHonoured) {
+	if !MayWrite(mg, c.kind.PoliciesHonoured) {
 		return c.observeOnly(ctx, mg, before)
 	}
 	if c.kind.CreatesFirst(ctx, mg, c.at) {
@@ -281,7 +281,7 @@ func (c *Client[MR]) observeOnly(ctx context.Context, mg, before MR) (managed.Ex
 // beforeCreate claims the identity for the create that follows an Observe that
 // found nothing, unless another object goes first.
 func (c *Client[MR]) beforeCreate(ctx context.Context, mg, before MR, o managed.ExternalObservation) (managed.ExternalObservation, error) {
-	if meta.WasDeleted(mg) || !Creates(mg, c.kind.PoliciesHonoured) {
+	if meta.WasDeleted(mg) || !MayCreate(mg, c.kind.PoliciesHonoured) {
 		return o, nil
 	}
 	// A namespace kept what it retained only while it exists: AWS shows
@@ -658,7 +658,7 @@ func (c *Client[MR]) othersAskingFor(ctx context.Context, mg MR) ([]MR, error) {
 	}
 	others := make([]MR, 0, len(items))
 	for _, it := range items {
-		if other, ok := it.(MR); ok && other.GetUID() != mg.GetUID() && Creates(other, c.kind.PoliciesHonoured) {
+		if other, ok := it.(MR); ok && other.GetUID() != mg.GetUID() && MayCreate(other, c.kind.PoliciesHonoured) {
 			others = append(others, other)
 		}
 	}

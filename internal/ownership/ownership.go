@@ -148,14 +148,14 @@ func AdoptionARN(mg resource.Managed) (string, error) {
 	return fields.ARN, nil
 }
 
-// Creates reports whether mg may create its resource.
-func Creates(mg resource.Managed, policiesHonoured bool) bool {
+// MayCreate reports whether mg may create its resource.
+func MayCreate(mg resource.Managed, policiesHonoured bool) bool {
 	return managed.NewManagementPoliciesResolver(policiesHonoured, mg.GetManagementPolicies()).ShouldCreate()
 }
 
-// Writes reports whether mg may change AWS: an object whose management
+// MayWrite reports whether mg may change AWS: an object whose management
 // policies only observe reads without owning, and holds nothing.
-func Writes(mg resource.Managed, policiesHonoured bool) bool {
+func MayWrite(mg resource.Managed, policiesHonoured bool) bool {
 	p := managed.NewManagementPoliciesResolver(policiesHonoured, mg.GetManagementPolicies())
 	return p.ShouldCreate() || p.ShouldUpdate() || p.ShouldDelete() || p.ShouldLateInitialize()
 }

@@ -354,7 +354,7 @@ func TestMessage(t *testing.T) {
 	}
 }
 
-func TestWrites(t *testing.T) {
+func TestMayWrite(t *testing.T) {
 	cases := map[string]struct {
 		policies xpv2.ManagementPolicies
 		honoured bool
@@ -370,7 +370,7 @@ func TestWrites(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			mg := stream("team-a", "orders")
 			mg.SetManagementPolicies(tc.policies)
-			if got := Writes(mg, tc.honoured); got != tc.want {
+			if got := MayWrite(mg, tc.honoured); got != tc.want {
 				t.Errorf("Writes: got %v, want %v", got, tc.want)
 			}
 		})

@@ -70,7 +70,7 @@ func TestDecide(t *testing.T) {
 		return func() (map[string]string, error) { return a, nil }
 	}
 	type want struct {
-		d   Decision
+		d   DeletionPolicy
 		err error
 	}
 	cases := map[string]struct {
@@ -82,19 +82,19 @@ func TestDecide(t *testing.T) {
 		"None": {
 			reason: "Without a policy anywhere the AWS resource is deleted.",
 			ns:     ns(nil),
-			want:   want{d: Decision{}},
+			want:   want{d: DeletionPolicy{}},
 		},
 		"ObjectRetain": {
 			reason: "The object's own retain decides without reading the namespace.",
 			object: map[string]string{AnnotationDeletionPolicy: "retain"},
 			ns:     notRead,
-			want:   want{d: Decision{Retain: true, By: "annotation services.k8s.aws/deletion-policy"}},
+			want:   want{d: DeletionPolicy{Retain: true, By: "annotation services.k8s.aws/deletion-policy"}},
 		},
 		"ObjectDeleteInARetainingNamespace": {
 			reason: "The object's own delete wins over its namespace's retain, as in ACK.",
 			object: map[string]string{AnnotationDeletionPolicy: "delete"},
 			ns:     notRead,
-			want:   want{d: Decision{By: "annotation services.k8s.aws/deletion-policy"}},
+			want:   want{d: DeletionPolicy{By: "annotation services.k8s.aws/deletion-policy"}},
 		},
 		"ObjectInvalid": {
 			reason: "A value neither retain nor delete decides nothing and names the annotation and the value.",
@@ -114,27 +114,27 @@ func TestDecide(t *testing.T) {
 			reason: "On the object only services.k8s.aws/deletion-policy counts, as in ACK.",
 			object: map[string]string{group + "/deletion-policy": "retain"},
 			ns:     ns(nil),
-			want:   want{d: Decision{}},
+			want:   want{d: DeletionPolicy{}},
 		},
 		"NamespaceOfTheGroup": {
 			reason: "The namespace's <group>/deletion-policy decides for an object without its own, as in ACK.",
 			ns:     ns(map[string]string{group + "/deletion-policy": "retain"}),
-			want:   want{d: Decision{Retain: true, By: `annotation streaming.services.k8s.aws/deletion-policy of namespace "team-a"`}},
+			want:   want{d: DeletionPolicy{Retain: true, By: `annotation streaming.services.k8s.aws/deletion-policy of namespace "team-a"`}},
 		},
 		"NamespaceOfAnotherGroup": {
 			reason: "Another group's policy is for that group's objects.",
 			ns:     ns(map[string]string{"notification.services.k8s.aws/deletion-policy": "retain"}),
-			want:   want{d: Decision{}},
+			want:   want{d: DeletionPolicy{}},
 		},
 		"NamespaceUnprefixed": {
 			reason: "The namespace's services.k8s.aws/deletion-policy decides when its group's does not.",
 			ns:     ns(map[string]string{AnnotationDeletionPolicy: "retain"}),
-			want:   want{d: Decision{Retain: true, By: `annotation services.k8s.aws/deletion-policy of namespace "team-a"`}},
+			want:   want{d: DeletionPolicy{Retain: true, By: `annotation services.k8s.aws/deletion-policy of namespace "team-a"`}},
 		},
 		"NamespaceGroupWins": {
 			reason: "The group's policy wins over the unprefixed one.",
 			ns:     ns(map[string]string{group + "/deletion-policy": "delete", AnnotationDeletionPolicy: "retain"}),
-			want:   want{d: Decision{By: `annotation streaming.services.k8s.aws/deletion-policy of namespace "team-a"`}},
+			want:   want{d: DeletionPolicy{By: `annotation streaming.services.k8s.aws/deletion-policy of namespace "team-a"`}},
 		},
 		"NamespaceInvalid": {
 			reason: "An invalid namespace policy decides nothing and names the namespace, the annotation and the value.",

@@ -72,8 +72,9 @@ func NamespaceKeeps(key string) bool {
 	return key == AnnotationDeletionPolicy || strings.HasSuffix(key, "."+AnnotationDeletionPolicy)
 }
 
-// A Decision is the deletion policy of an object being deleted.
-type Decision struct {
+// A DeletionPolicy is what decides whether an object being deleted deletes
+// its AWS resource.
+type DeletionPolicy struct {
 	// Retain keeps the AWS resource.
 	Retain bool
 	// By names the annotation that decided, and where; empty when none did
@@ -88,7 +89,7 @@ type Decision struct {
 // services.k8s.aws/deletion-policy; else delete. A value other than retain
 // or delete decides nothing, and is an error that names it, as is a
 // namespace that cannot be read: the caller deletes nothing.
-func (a *Annotations) Decide(ctx context.Context, mg resource.Managed) (Decision, error) {
+func (a *Annotations) Decide(ctx context.Context, mg resource.Managed) (DeletionPolicy, error) {
 	return decide(mg.GetAnnotations(), a.group, mg.GetNamespace(), func() (map[string]string, error) {
 		return a.namespaceAnnotations(ctx, mg.GetNamespace())
 	})
@@ -97,17 +98,17 @@ func (a *Annotations) Decide(ctx context.Context, mg resource.Managed) (Decision
 // decide is Decide of an object's annotations, in namespace ns whose
 // annotations nsAnnotations reads, called only when the object's own do not
 // decide.
-func decide(object map[string]string, group, ns string, nsAnnotations func() (map[string]string, error)) (Decision, error) {
+func decide(object map[string]string, group, ns string, nsAnnotations func() (map[string]string, error)) (DeletionPolicy, error) {
 	if v, ok := object[AnnotationDeletionPolicy]; ok {
 		if !valid(v) {
-			return Decision{}, invalid(AnnotationDeletionPolicy, v, "")
+			return DeletionPolicy{}, invalid(AnnotationDeletionPolicy, v, "")
 		}
-		return Decision{Retain: v == DeletionPolicyRetain, By: "annotation " + AnnotationDeletionPolicy}, nil
+		return DeletionPolicy{Retain: v == DeletionPolicyRetain, By: "annotation " + AnnotationDeletionPolicy}, nil
 	}
 	own := NamespaceAnnotation(group)
 	nsa, err := nsAnnotations()
 	if err != nil {
-		return Decision{}, errors.Wrapf(err, errNamespace, ns, own, AnnotationDeletionPolicy, AnnotationDeletionPolicy)
+		return DeletionPolicy{}, errors.Wrapf(err, errNamespace, ns, own, AnnotationDeletionPolicy, AnnotationDeletionPolicy)
 	}
 	for _, k := range []string{own, AnnotationDeletionPolicy} {
 		v, ok := nsa[k]
@@ -115,11 +116,11 @@ func decide(object map[string]string, group, ns string, nsAnnotations func() (ma
 			continue
 		}
 		if !valid(v) {
-			return Decision{}, invalid(k, v, ns)
+			return DeletionPolicy{}, invalid(k, v, ns)
 		}
-		return Decision{Retain: v == DeletionPolicyRetain, By: "annotation " + k + " of namespace " + `"` + ns + `"`}, nil
+		return DeletionPolicy{Retain: v == DeletionPolicyRetain, By: "annotation " + k + " of namespace " + `"` + ns + `"`}, nil
 	}
-	return Decision{}, nil
+	return DeletionPolicy{}, nil
 }
 
 func valid(v string) bool {

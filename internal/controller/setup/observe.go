@@ -33,7 +33,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/finalizer"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/pace"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/readyatcreate"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/references"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/resolver"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/relook"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
@@ -52,7 +52,7 @@ type observeStep[MR resource.Managed] struct {
 	deferred     *pace.Deferred         // nil unless the kind's polls are paced
 	relook       *relook.Schedule       // nil unless the first look after a create is timed
 	scope        string                 // the session's Scope: whose creates teach the relook schedule
-	references   *references.Resolver
+	references   *resolver.Resolver
 	// policiesHonoured is true when spec.managementPolicies are honoured.
 	policiesHonoured bool
 }
@@ -104,7 +104,7 @@ func (o *observeStep[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalO
 	if !obs.ResourceExists && meta.WasDeleted(mg) {
 		o.observations.Forget(mg.GetUID())
 	}
-	creates := !obs.ResourceExists && !meta.WasDeleted(mg) && ownership.Creates(mg, o.policiesHonoured)
+	creates := !obs.ResourceExists && !meta.WasDeleted(mg) && ownership.MayCreate(mg, o.policiesHonoured)
 	return obs, o.references.WriteResolved(ctx, mg, creates)
 }
 

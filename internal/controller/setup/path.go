@@ -43,7 +43,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/finalizer"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/pace"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/readyatcreate"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/references"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/resolver"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/relook"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/sweep"
 	"github.com/cloudkinds/provider-aws-services/internal/externalname"
@@ -76,7 +76,7 @@ import (
 //     the provider does not honour, and stops a deletion whose deletion
 //     policy is neither retain nor delete; the external name from the
 //     kind's name field;
-//     b. references.Resolver: the referenced ARNs, in memory only;
+//     b. resolver.Resolver: the referenced ARNs, in memory only;
 //     c. connect.Connector: the provider config admits the namespace, its
 //     usage is tracked, and the external client is built on the cached
 //     AWS session of the config and region;
@@ -96,7 +96,7 @@ import (
 //     the calls the kind declares (declaredObserve).
 //
 // What one reconcile keeps for a later one is kept in memory.Store values
-// (finalizer.ToCreate, readyatcreate.Answers, references.Resolver,
+// (finalizer.ToCreate, readyatcreate.Answers, resolver.Resolver,
 // pace.Deferred), all pruned by the same rule. Two records outlive that
 // rule on purpose, each dropped when its object is gone: the time of each
 // object's last Observe (metrics.Observations, for the poll interval
@@ -132,7 +132,7 @@ type path[MR resource.ModernManaged] struct {
 	record event.Recorder
 
 	// What a reconcile keeps for a later one.
-	resolver *references.Resolver
+	resolver *resolver.Resolver
 	toCreate *finalizer.ToCreate
 	answers  *readyatcreate.Answers // nil unless the kind is Ready at create
 	deferred *pace.Deferred         // nil unless the kind's reconciles are paced
@@ -151,7 +151,7 @@ func newPath[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, 
 		toCreate:         finalizer.NewToCreate(),
 		observations:     metrics.NewObservations(k.GroupVersionKind.Kind),
 	}
-	p.resolver = references.New(p.kube)
+	p.resolver = resolver.New(p.kube)
 	p.record = event.NewAPIRecorder(mgr.GetEventRecorderFor(p.name)) //nolint:staticcheck,nolintlint // as managedoptions.For
 	p.finalizer = &finalizer.Deferred{
 		Finalizer: resource.NewAPIFinalizer(p.kube, managed.FinalizerName),

@@ -127,7 +127,7 @@ func (f *Deferred) AddFinalizer(ctx context.Context, obj resource.Object) error 
 		return nil
 	}
 	mg, ok := obj.(resource.Managed)
-	if ok && f.ToCreate.take(obj.GetUID()) && ownership.Creates(mg, f.PoliciesHonoured) {
+	if ok && f.ToCreate.take(obj.GetUID()) && ownership.MayCreate(mg, f.PoliciesHonoured) {
 		meta.AddFinalizer(obj, managed.FinalizerName)
 		return nil
 	}

@@ -123,7 +123,7 @@ type external struct {
 	ownership.Observed
 	apiKey       []byte            // the key to send, when it changed
 	apiKeyRecord map[string]string // what records it as sent
-	tags         tags.Plan
+	tagPlan      tags.Plan
 }
 
 // apiKeySent names the annotations that record the key last sent.
@@ -146,7 +146,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.APIKeyCredentialPro
 	// it tells whether the tags the create sent still stand
 	// (tags.AsCreated). A resource being deleted lists none.
 	var tagsErr error
-	e.tags, tagsErr = tags.Observe(ctx, mg, wantTags(mg, e.session), *e.Tags)
+	e.tagPlan, tagsErr = tags.Observe(ctx, mg, wantTags(mg, e.session), *e.Observed.Tags)
 	previous := mg.Status.AtProvider.ACKResourceMetadata
 	mg.Status.AtProvider = ac.Observation(out.ApiKeySecretArn)
 	mg.SetConditions(xpv2.Available())
@@ -167,7 +167,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.APIKeyCredentialPro
 	if e.apiKey != nil {
 		diffs = append(diffs, apiKeyField)
 	}
-	if !e.tags.UpToDate() {
+	if !e.tagPlan.UpToDate() {
 		diffs = append(diffs, tags.Path)
 	}
 	mg.Status.AtProvider.ACKResourceMetadata = metadata.WithPartition(e.session, metadata.VerifiedARN(mg, metadata.Plain(previous), e.ARN, len(diffs) == 0))
@@ -229,7 +229,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 			return managed.ExternalUpdate{}, err
 		}
 	}
-	if err := e.tags.Apply(ctx, *e.Tags); err != nil {
+	if err := e.tagPlan.Apply(ctx, *e.Observed.Tags); err != nil {
 		return managed.ExternalUpdate{}, err
 	}
 	if rec := tags.Record(mg, wantTags(mg, e.session).Desired()); rec != nil {

@@ -100,7 +100,7 @@ type external struct {
 	// What the last Observe found, for ownership.
 	ownership.Observed
 	bodyDiff []string
-	tags     tags.Plan
+	tagPlan  tags.Plan
 }
 
 // Observe describes the endpoint configuration and, when the spec manages
@@ -119,10 +119,10 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.EndpointConfig) (ma
 	p := &mg.Spec.ForProvider
 	e.bodyDiff = sm.BodyDiff(p, d)
 	diffs := append([]string{}, e.bodyDiff...)
-	if e.tags, err = tags.Observe(ctx, mg, wantTags(mg, e.session), *e.Tags); err != nil {
+	if e.tagPlan, err = tags.Observe(ctx, mg, wantTags(mg, e.session), *e.Observed.Tags); err != nil {
 		return managed.ExternalObservation{}, err
 	}
-	if !e.tags.UpToDate() {
+	if !e.tagPlan.UpToDate() {
 		diffs = append(diffs, tags.Path)
 	}
 	previous := mg.Status.AtProvider.ACKResourceMetadata
@@ -168,7 +168,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.EndpointConfig) (man
 // Update changes the tags, the only part SageMaker can change. A body that
 // differs was replaced outside Kubernetes, and is reported as an error.
 func (e *external) Update(ctx context.Context, mg *v1alpha1.EndpointConfig) (managed.ExternalUpdate, error) {
-	if err := e.tags.Apply(ctx, *e.Tags); err != nil {
+	if err := e.tagPlan.Apply(ctx, *e.Observed.Tags); err != nil {
 		return managed.ExternalUpdate{}, err
 	}
 	if rec := tags.Record(mg, wantTags(mg, e.session).Desired()); rec != nil {

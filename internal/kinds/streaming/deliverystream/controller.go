@@ -152,7 +152,7 @@ type external struct {
 	accessKey          []byte            // the key to send, when it changed
 	accessKeyRecord    map[string]string // what records it as sent
 	encryption         fh.EncryptionAction
-	tags               tags.Plan
+	tagPlan            tags.Plan
 }
 
 // Observe describes the stream and, when the spec manages tags, lists them.
@@ -231,11 +231,11 @@ func (e *external) diff(ctx context.Context, mg *v1alpha1.DeliveryStream, d *typ
 	// there are tags to compare, and not until the stream was seen Ready
 	// after the create that set them.
 	var err error
-	e.tags, err = tags.Observe(ctx, mg, wantTags(mg, e.session), *e.Tags)
+	e.tagPlan, err = tags.Observe(ctx, mg, wantTags(mg, e.session), *e.Observed.Tags)
 	if err != nil {
 		return nil, err
 	}
-	if !e.tags.UpToDate() {
+	if !e.tagPlan.UpToDate() {
 		diffs = append(diffs, tags.Path)
 	}
 	return diffs, nil
@@ -348,7 +348,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.DeliveryStream) (man
 	case fh.EncryptionNone:
 	}
 
-	if err := e.tags.Apply(ctx, *e.Tags); err != nil {
+	if err := e.tagPlan.Apply(ctx, *e.Observed.Tags); err != nil {
 		return managed.ExternalUpdate{}, err
 	}
 	if rec := tags.Record(mg, wantTags(mg, e.session).Desired()); rec != nil {

@@ -14,9 +14,9 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package references resolves a managed resource's references with no write
+// Package resolver resolves a managed resource's references with no write
 // of their own: the reconcile's next write carries what they resolved to.
-package references
+package resolver
 
 import (
 	"context"
