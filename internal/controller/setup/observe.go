@@ -33,8 +33,8 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/finalizer"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/pace"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/readyatcreate"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/resolver"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/relook"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/resolver"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
