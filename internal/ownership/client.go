@@ -46,6 +46,9 @@ const (
 	errObserve = "AWS says that %s %q (%s) already exists, but it cannot be read"
 	msgHidden  = "AWS says that %s %q (%s) already exists but does not show it yet; it is looked at again shortly and taken as created once it shows"
 	errOwner   = "cannot read the object the owner tags name"
+	// What failed after a create failed, added to its error (afterCreate).
+	errDecideAfterLostAnswer = "then cannot tell whose the resource the look after the lost answer found is"
+	errRecordMadeNothing     = "then cannot record in the claim that the create made nothing"
 
 	msgNothingToAdopt = "the adoption asks for %s (annotation %s), but AWS has no %s %q (%s) in this object's account and region; nothing is created while an adoption is asked for: remove the annotation to create one, or set the ARN of a resource that exists"
 )
@@ -484,7 +487,7 @@ func (c *Client[MR]) afterLostAnswer(ctx context.Context, mg MR, createErr error
 	}
 	d, err := c.decide(ctx, mg)
 	if err != nil {
-		return managed.ExternalCreation{}, errors.Wrap(createErr, err.Error())
+		return managed.ExternalCreation{}, afterCreate(createErr, errors.Wrap(err, errDecideAfterLostAnswer))
 	}
 	if d.Verdict == Owned {
 		// Its answer was lost: the object shows what the look found, as
@@ -509,9 +512,16 @@ func (c *Client[MR]) madeNothing(ctx context.Context, mg MR, createErr error) er
 		return createErr
 	}
 	if err := c.kind.Claims.Repurpose(ctx, c.identity(mg), mg.GetUID(), Refused); err != nil {
-		return errors.Wrap(createErr, err.Error())
+		return afterCreate(createErr, errors.Wrap(err, errRecordMadeNothing))
 	}
 	return createErr
+}
+
+// afterCreate is a failed create's error with what failed after it: both
+// stay errors of their own (errors.Is and As find either), the create's
+// first, so that what it says of AWS's answer still decides.
+func afterCreate(createErr, then error) error {
+	return fmt.Errorf("%w; %w", createErr, then)
 }
 
 // Update marks an adopted resource as this object's, then makes it match the

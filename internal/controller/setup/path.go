@@ -97,7 +97,7 @@ import (
 //
 // What one reconcile keeps for a later one is kept in memory.Store values
 // (finalizer.ToCreate, readyatcreate.Answers, resolver.Resolver,
-// pace.Deferred), all pruned by the same rule. Two records outlive that
+// pace.Deferred, relook.Schedule), all pruned by the same rule. Two records outlive that
 // rule on purpose, each dropped when its object is gone: the time of each
 // object's last Observe (metrics.Observations, for the poll interval
 // achieved) and the ACK annotations ackannotations warned of (once per

@@ -58,6 +58,7 @@ const (
 	errUpdate     = "cannot update the destination of delivery stream"
 	errDelete     = "cannot delete delivery stream"
 	errEncryption = "cannot change the server-side encryption of delivery stream"
+	errUnobserved = "cannot update delivery stream: this reconcile's Observe did not describe it"
 
 	msgLeftGrant = "Firehose could not retire the grant it holds on KMS key %s (%s), so the stream was deleted by force: the grant may remain on the key, for the key's owner to revoke (kms:RevokeGrant)"
 
@@ -318,7 +319,9 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.DeliveryStream) (man
 func (e *external) Update(ctx context.Context, mg *v1alpha1.DeliveryStream) (managed.ExternalUpdate, error) {
 	d, p := e.described, &mg.Spec.ForProvider
 	if d == nil {
-		return managed.ExternalUpdate{}, errors.New(errDescribe)
+		// crossplane-runtime calls Update only after an Observe that
+		// found the stream: an invariant, not an AWS error.
+		return managed.ExternalUpdate{}, errors.New(errUnobserved)
 	}
 	if e.destinationChanged || e.accessKey != nil {
 		var accessKey *string
