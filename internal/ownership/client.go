@@ -154,6 +154,13 @@ type ReportsObserved interface {
 	LastObserved() Observed
 }
 
+// An ExternalClient is a kind's own external client: the AWS calls, and
+// what its last Observe found, which ownership decides on.
+type ExternalClient[MR resource.Managed] interface {
+	managed.TypedExternalClient[MR]
+	ReportsObserved
+}
+
 // IndexField indexes the objects of a kind by the AWS identity they ask for.
 const IndexField = "ownership.services.k8s.aws/identity"
 
@@ -180,8 +187,10 @@ type Place struct {
 // what its object owns, and adopts only on request.
 type Client[MR resource.Managed] struct {
 	managed.TypedExternalClient[MR]
-	kind *Kind[MR]
-	at   Place
+	// observed is the same client, telling what its last Observe found.
+	observed ReportsObserved
+	kind     *Kind[MR]
+	at       Place
 
 	// claimed is true once this reconcile's Observe claimed the identity;
 	// lookSkipped when it created first (CreatesFirst) and made no look.
@@ -191,8 +200,8 @@ type Client[MR resource.Managed] struct {
 
 // Wrap returns c, an external client working at a place, made to respect
 // ownership.
-func Wrap[MR resource.Managed](c managed.TypedExternalClient[MR], k *Kind[MR], at Place) *Client[MR] {
-	return &Client[MR]{TypedExternalClient: c, kind: k, at: at}
+func Wrap[MR resource.Managed](c ExternalClient[MR], k *Kind[MR], at Place) *Client[MR] {
+	return &Client[MR]{TypedExternalClient: c, observed: c, kind: k, at: at}
 }
 
 // Observe observes the resource and decides whether the object may manage
@@ -834,12 +843,7 @@ func (c *Client[MR]) madeBeforeClaimsByAnother(ctx context.Context, mg MR) (bool
 	return false, nil
 }
 
-func (c *Client[MR]) lastObserved() Observed {
-	if f, ok := c.TypedExternalClient.(ReportsObserved); ok {
-		return f.LastObserved()
-	}
-	return Observed{}
-}
+func (c *Client[MR]) lastObserved() Observed { return c.observed.LastObserved() }
 
 // restore puts mg back as it was before an Observe, so that nothing read of a
 // resource the object does not own is kept.

@@ -486,7 +486,7 @@ func TestClientObserve(t *testing.T) {
 			if !tc.era.IsZero() {
 				markEra(t, kube, tc.era)
 			}
-			c := Wrap(managed.TypedExternalClient[*v1alpha1.DeliveryStream](tc.aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
+			c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](tc.aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
 			mg := tc.self.DeepCopy()
 			o, err := c.Observe(context.Background(), mg)
 			got := want{exists: o.ResourceExists, holder: holder(t, kube), calls: tc.aws.calls, notOwned: mg.GetCondition(xpv2.TypeReady).Reason == ReasonNotOwned}
@@ -512,7 +512,7 @@ func TestClientObserve(t *testing.T) {
 func TestClientUpdateSetsTheOwnerTagsOfAnAdoption(t *testing.T) {
 	kube, k := cluster(t)
 	aws := &awsStream{exists: true, tags: map[string]string{"team": "outside"}}
-	c := Wrap(managed.TypedExternalClient[*v1alpha1.DeliveryStream](aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
+	c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
 	mg := named("team-b", "orders", adopting)
 	if _, err := c.Observe(context.Background(), mg); err != nil {
 		t.Fatal(err)
@@ -591,7 +591,7 @@ func TestClientCreate(t *testing.T) {
 			if tc.claimedBy != nil {
 				claimFor(t, kube, tc.claimedBy, ToCreate)
 			}
-			c := Wrap(managed.TypedExternalClient[*v1alpha1.DeliveryStream](tc.aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
+			c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](tc.aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
 			_, err := c.Create(context.Background(), named("team-b", "orders"))
 			gotErr := ""
 			if err != nil {
@@ -674,7 +674,7 @@ func TestClientCreatesFirst(t *testing.T) {
 				claimFor(t, kube, tc.claimedBy, ToCreate)
 			}
 			aws := &awsStream{}
-			c := Wrap(managed.TypedExternalClient[*v1alpha1.DeliveryStream](aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
+			c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
 			_, _ = c.Observe(context.Background(), tc.self)
 			if diff := cmp.Diff(tc.wantCalls, aws.calls); diff != "" {
 				t.Errorf("%s\nAWS calls: -want, +got:\n%s", tc.reason, diff)
@@ -695,7 +695,7 @@ func TestClientCreateFirstRefusedAsExisting(t *testing.T) {
 	kube, k := cluster(t)
 	k.CreateRefusedIfExists = true
 	aws := &awsStream{exists: true, untagged: true, created: time.Now(), createErr: &smithy.GenericAPIError{Code: "ResourceInUseException", Message: "already exists"}}
-	c := Wrap(managed.TypedExternalClient[*v1alpha1.DeliveryStream](aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
+	c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
 	mg := named("team-b", "orders")
 	ctx := context.Background()
 	if _, err := c.Observe(ctx, mg); err != nil {
@@ -726,7 +726,7 @@ func TestClientCreateFirstRefusedThenLookFails(t *testing.T) {
 	aws := &awsStream{exists: true, untagged: true, created: time.Now(), createErr: &smithy.GenericAPIError{Code: "ResourceInUseException", Message: "already exists"}}
 	mg := named("team-b", "orders")
 	ctx := context.Background()
-	c := Wrap(managed.TypedExternalClient[*v1alpha1.DeliveryStream](aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
+	c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
 	if _, err := c.Observe(ctx, mg); err != nil {
 		t.Fatal(err)
 	}
@@ -742,7 +742,7 @@ func TestClientCreateFirstRefusedThenLookFails(t *testing.T) {
 	// The next reconcile, as crossplane-runtime makes it after a failed create.
 	aws.observeErr = nil
 	meta.SetExternalCreateFailed(mg, time.Now())
-	c = Wrap(managed.TypedExternalClient[*v1alpha1.DeliveryStream](aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
+	c = Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
 	_, err := c.Observe(ctx, mg)
 	if err == nil || !strings.Contains(err.Error(), "does not manage it") {
 		t.Errorf("next reconcile: error %v, want a refusal", err)
@@ -834,7 +834,7 @@ func TestClientCreateAnswerLost(t *testing.T) {
 			if tc.made {
 				aws.makes = mg
 			}
-			c := Wrap(managed.TypedExternalClient[*v1alpha1.DeliveryStream](aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
+			c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
 			if _, err := c.Observe(ctx, mg); err != nil {
 				t.Fatal(err)
 			}
@@ -855,7 +855,7 @@ func TestClientCreateAnswerLost(t *testing.T) {
 				// create that made nothing, what someone else made since.
 				aws.exists, aws.created = true, time.Now()
 			}
-			c = Wrap(managed.TypedExternalClient[*v1alpha1.DeliveryStream](aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
+			c = Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
 			o, err := c.Observe(ctx, mg)
 			got.exists, got.holder = o.ResourceExists, holder(t, kube)
 			if err != nil {

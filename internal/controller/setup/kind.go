@@ -29,7 +29,6 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -69,7 +68,7 @@ type Kind[MR resource.ModernManaged] struct {
 	// Region reads spec.forProvider.region.
 	Region func(MR) *string
 	// External builds the kind's external client.
-	External func(Connection) managed.TypedExternalClient[MR]
+	External func(Connection) ownership.ExternalClient[MR]
 	// NameField is the path of the field that is the external name, read by
 	// Name; empty when AWS names the resource (the external name is set by
 	// Create, and the kind's Observe must find what an interrupted create

@@ -123,20 +123,11 @@ func finding(mg resource.Managed) relook.Finding {
 
 // declaredObserve is the innermost external client: the kind's own, whose
 // Observe calls are counted against what the kind declares (ObserveCalls).
-// Ownership's own calls, made outside it, are not the kind's polls.
+// Ownership's own calls, made outside it, are not the kind's polls. What the
+// kind's Observe found passes through it (LastObserved, promoted).
 type declaredObserve[MR resource.Managed] struct {
-	managed.TypedExternalClient[MR]
+	ownership.ExternalClient[MR]
 	calls func(MR) []budget.Operation
-}
-
-// LastObserved passes on what the kind's own Observe found: ownership reads
-// it through this wrapper (an embedded interface promotes only its own
-// methods), and without it would see no ARN, no creation time and no tags.
-func (d declaredObserve[MR]) LastObserved() ownership.Observed {
-	if r, ok := d.TypedExternalClient.(ownership.ReportsObserved); ok {
-		return r.LastObserved()
-	}
-	return ownership.Observed{}
 }
 
 func (d declaredObserve[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObservation, error) {
@@ -145,5 +136,5 @@ func (d declaredObserve[MR]) Observe(ctx context.Context, mg MR) (managed.Extern
 	for _, op := range ops {
 		names = append(names, op.String())
 	}
-	return d.TypedExternalClient.Observe(metrics.DeclareObserveCalls(ctx, names), mg)
+	return d.ExternalClient.Observe(metrics.DeclareObserveCalls(ctx, names), mg)
 }

@@ -300,7 +300,7 @@ func place(s *awsconfig.Session) ownership.Place {
 
 // kindClient is the kind's own client, its Observe counted against the
 // calls the kind declares.
-func (p *path[MR]) kindClient(s *awsconfig.Session) managed.TypedExternalClient[MR] {
+func (p *path[MR]) kindClient(s *awsconfig.Session) ownership.ExternalClient[MR] {
 	gk := p.kind.GroupVersionKind.GroupKind()
 	c := p.kind.External(Connection{Kube: p.kube, Session: s, OwnerTags: func(mg resource.Managed) map[string]string {
 		return ownership.OwnerTags(gk, mg)
@@ -308,7 +308,7 @@ func (p *path[MR]) kindClient(s *awsconfig.Session) managed.TypedExternalClient[
 	if p.kind.ObserveCalls == nil {
 		return c
 	}
-	return declaredObserve[MR]{TypedExternalClient: c, calls: func(mg MR) []budget.Operation { return p.kind.ObserveCalls(mg, s) }}
+	return declaredObserve[MR]{ExternalClient: c, calls: func(mg MR) []budget.Operation { return p.kind.ObserveCalls(mg, s) }}
 }
 
 // left tells what mg's deletion left on AWS: a Warning Event on mg, which

@@ -86,7 +86,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		List:            &v1alpha1.APIKeyCredentialProviderList{},
 		SentAnnotations: []string{AnnotationAPIKeyFingerprint, AnnotationAPIKeySecretVersion},
 		Region:          func(mg *v1alpha1.APIKeyCredentialProvider) *string { return mg.Spec.ForProvider.Region },
-		External: func(c setup.Connection) managed.TypedExternalClient[*v1alpha1.APIKeyCredentialProvider] {
+		External: func(c setup.Connection) ownership.ExternalClient[*v1alpha1.APIKeyCredentialProvider] {
 			return &external{client: awsconfig.ClientFor(c.Session, bedrockagentcorecontrol.NewFromConfig), kube: c.Kube, session: c.Session, ownerTags: c.OwnerTags, secrets: secretkey.NewReader(c.Kube, shared.Fingerprints)}
 		},
 		Metadata: func(mg *v1alpha1.APIKeyCredentialProvider) *common.ResourceMetadata {

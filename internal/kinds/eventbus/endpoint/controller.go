@@ -76,7 +76,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Object:       &v1alpha1.Endpoint{},
 		List:         &v1alpha1.EndpointList{},
 		Region:       func(mg *v1alpha1.Endpoint) *string { return mg.Spec.ForProvider.Region },
-		External: func(c setup.Connection) managed.TypedExternalClient[*v1alpha1.Endpoint] {
+		External: func(c setup.Connection) ownership.ExternalClient[*v1alpha1.Endpoint] {
 			return &external{client: awsconfig.ClientFor(c.Session, eventbridge.NewFromConfig), session: c.Session}
 		},
 		Metadata: func(mg *v1alpha1.Endpoint) *common.ResourceMetadata {

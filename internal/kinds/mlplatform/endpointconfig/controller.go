@@ -69,7 +69,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Object:       &v1alpha1.EndpointConfig{},
 		List:         &v1alpha1.EndpointConfigList{},
 		Region:       func(mg *v1alpha1.EndpointConfig) *string { return mg.Spec.ForProvider.Region },
-		External: func(c setup.Connection) managed.TypedExternalClient[*v1alpha1.EndpointConfig] {
+		External: func(c setup.Connection) ownership.ExternalClient[*v1alpha1.EndpointConfig] {
 			return &external{client: awsconfig.ClientFor(c.Session, sagemaker.NewFromConfig), kube: c.Kube, session: c.Session, ownerTags: c.OwnerTags}
 		},
 		Metadata: func(mg *v1alpha1.EndpointConfig) *common.ResourceMetadata {

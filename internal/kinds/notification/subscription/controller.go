@@ -82,7 +82,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Object:       &v1alpha1.Subscription{},
 		List:         &v1alpha1.SubscriptionList{},
 		Region:       func(mg *v1alpha1.Subscription) *string { return mg.Spec.ForProvider.Region },
-		External: func(c setup.Connection) managed.TypedExternalClient[*v1alpha1.Subscription] {
+		External: func(c setup.Connection) ownership.ExternalClient[*v1alpha1.Subscription] {
 			return &external{client: awsconfig.ClientFor(c.Session, sns.NewFromConfig), session: c.Session, left: c.Left}
 		},
 		Noun: "subscription",

@@ -107,7 +107,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		List:            &v1alpha1.DeliveryStreamList{},
 		SentAnnotations: []string{AnnotationAccessKeyFingerprint, AnnotationAccessKeySecretVersion, AnnotationBufferingHintsSent},
 		Region:          func(mg *v1alpha1.DeliveryStream) *string { return mg.Spec.ForProvider.Region },
-		External: func(c setup.Connection) managed.TypedExternalClient[*v1alpha1.DeliveryStream] {
+		External: func(c setup.Connection) ownership.ExternalClient[*v1alpha1.DeliveryStream] {
 			return &external{client: awsconfig.ClientFor(c.Session, firehose.NewFromConfig), kube: c.Kube, session: c.Session, ownerTags: c.OwnerTags, left: c.Left, secrets: secretkey.NewReader(c.Kube, shared.Fingerprints)}
 		},
 		Metadata: func(mg *v1alpha1.DeliveryStream) *common.ResourceMetadata {
