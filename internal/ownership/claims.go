@@ -192,36 +192,6 @@ func leanClaim(in any) (any, error) {
 	return in, nil
 }
 
-// MarkEra records, once, that the provider keeps claims from now on.
-func MarkEra(ctx context.Context, kube client.Client, namespace string) error {
-	l := &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{
-		Namespace: namespace, Name: EraLease,
-		Labels:      map[string]string{LabelClaim: "true"},
-		Annotations: map[string]string{AnnotationClaimsSince: time.Now().UTC().Format(time.RFC3339Nano)},
-	}}
-	if err := kube.Create(ctx, l); err != nil && !kerrors.IsAlreadyExists(err) {
-		return errors.Wrap(err, errCreateClaim)
-	}
-	return nil
-}
-
-// Era returns since when the provider keeps claims; zero when it does not
-// know, which carries nothing over.
-func (c *Claims) Era(ctx context.Context) time.Time {
-	l := &coordinationv1.Lease{}
-	key := types.NamespacedName{Namespace: c.namespace, Name: EraLease}
-	if err := c.cached.Get(ctx, key, l); err != nil {
-		if err := c.live.Get(ctx, key, l); err != nil {
-			return time.Time{}
-		}
-	}
-	t, err := time.Parse(time.RFC3339Nano, l.Annotations[AnnotationClaimsSince])
-	if err != nil {
-		return time.Time{}
-	}
-	return t
-}
-
 // Get returns the claim of id, if any. A claim the cache shows held by mg is
 // taken from the cache; anything else is read from the API server, which
 // the cache may be behind.

@@ -779,8 +779,7 @@ func (c *Client[MR]) decide(ctx context.Context, mg MR) (Decision, error) {
 		CreateAttempted: !meta.GetExternalCreatePending(mg).IsZero(), CreateEnded: LastCreateFailed(mg),
 	}
 	if cl == nil && f.SaysItOwns {
-		era := c.kind.Claims.Era(ctx)
-		f.MadeBefore = !era.IsZero() && mg.GetCreationTimestamp().Time.Before(era)
+		f.MadeBefore = c.madeBeforeClaims(ctx, mg)
 	}
 	return Decide(f, func() (MakerEvidence, error) { return c.evidence(ctx, mg) })
 }
@@ -820,27 +819,6 @@ func (c *Client[MR]) evidence(ctx context.Context, mg MR) (MakerEvidence, error)
 		ev.InCluster = other.GetUID() != mg.GetUID() && (o.UID == "" || o.UID == other.GetUID()) && strings.EqualFold(o.Kind, c.kind.GroupKind.String())
 	}
 	return ev, nil
-}
-
-// madeBeforeClaimsByAnother reports whether another object of the kind,
-// made before the provider kept claims, asks for mg's identity and its
-// records say it made it: an object of the previous release not looked at
-// since the upgrade, which neither an adoption nor a record takes from it.
-func (c *Client[MR]) madeBeforeClaimsByAnother(ctx context.Context, mg MR) (bool, error) {
-	era := c.kind.Claims.Era(ctx)
-	if era.IsZero() {
-		return false, nil
-	}
-	others, err := c.othersAskingFor(ctx, mg)
-	if err != nil {
-		return false, err
-	}
-	for _, other := range others {
-		if other.GetCreationTimestamp().Time.Before(era) && SaysItOwns(other, c.kind.Metadata(other)) {
-			return true, nil
-		}
-	}
-	return false, nil
 }
 
 func (c *Client[MR]) lastObserved() Observed { return c.observed.LastObserved() }

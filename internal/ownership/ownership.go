@@ -208,16 +208,6 @@ func (ev MakerEvidence) taggedBy(self Owner) bool {
 	return ev.Tagged && ev.Owner != nil && ev.Owner.UID == self.UID && ev.Owner.Names(self)
 }
 
-// carriedBy reports whether the evidence agrees with the records of self,
-// an object made before the provider kept claims: its owner tags name self
-// (without a UID, as that release tagged).
-func (ev MakerEvidence) carriedBy(self Owner) bool {
-	if ev.Tagged {
-		return ev.Owner != nil && ev.Owner.Names(self) && (ev.Owner.UID == "" || ev.Owner.UID == self.UID)
-	}
-	return true
-}
-
 // ClockSkew is how much earlier than its claim AWS may date a resource that
 // the claim's holder created: the claim is dated by the API server's clock
 // and the creation by AWS's.
