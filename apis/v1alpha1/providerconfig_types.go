@@ -210,31 +210,40 @@ type ClusterProviderConfigSpec struct {
 	// +optional
 	Namespaces *NamespaceSelector `json:"namespaces,omitempty"`
 
-	// NamespaceWeights weight namespaces in the turns they take in each
-	// AWS budget (an account's per-operation share of AWS's rate quota)
-	// while other namespaces' work waits there too: a namespace of weight
-	// 3 has three calls for every one of a namespace of weight 1. A
-	// namespace not listed has weight 1. A namespace alone still has the
-	// whole budget. The weight is that of the config of the object whose
-	// reconcile waits.
+	// NamespaceShares weight or cap namespaces in the turns they take in
+	// each AWS budget (an account's per-operation share of AWS's rate
+	// quota). A namespace of weight 3 has three calls for every one of a
+	// namespace of weight 1 while both have work waiting; a namespace alone
+	// still has the whole budget, unless capped. A namespace not listed has
+	// weight 1 and no cap. The share is that of the config of the object
+	// whose reconcile waits.
 	// +optional
 	// +listType=map
 	// +listMapKey=namespace
 	// +kubebuilder:validation:MaxItems=256
-	NamespaceWeights []NamespaceWeight `json:"namespaceWeights,omitempty"`
+	NamespaceShares []NamespaceShare `json:"namespaceShares,omitempty"`
 }
 
-// A NamespaceWeight is a namespace's weight in the AWS budgets.
-type NamespaceWeight struct {
+// A NamespaceShare is a namespace's weight in the AWS budgets, and its cap.
+type NamespaceShare struct {
 	// Namespace is the namespace's name.
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=63
 	Namespace string `json:"namespace"`
 	// Weight is how many turns the namespace takes for every one of a
-	// namespace of weight 1.
+	// namespace of weight 1. Unset is 1.
+	// +optional
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=100
-	Weight int32 `json:"weight"`
+	Weight *int32 `json:"weight,omitempty"`
+	// MaxPercent caps the namespace at this percentage of each budget's
+	// rate, even when no other namespace has work waiting: a cap gives up
+	// the budget's unused calls, so that one team's flood never takes
+	// more, at the cost of taking longer. Unset caps nothing.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
+	MaxPercent *int32 `json:"maxPercent,omitempty"`
 }
 
 // NamespaceSessions configure the per-namespace sessions of a

@@ -27,12 +27,15 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	dto "github.com/prometheus/client_model/go"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
+	apisv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 )
@@ -185,4 +188,92 @@ func turnWaitSum(t *testing.T, ns string) float64 {
 		t.Fatal(err)
 	}
 	return m.GetHistogram().GetSampleSum()
+}
+
+// TestNamespaceSharesThroughTheGate: a ClusterProviderConfig's
+// namespaceShares reach the budgets through the real gate. Alone, a
+// namespace capped at 50 % of CreateDeliveryStream's budget (4 creates a
+// second here) creates its 8 streams at 2 a second; beside it, at the same
+// time, a namespace of weight 3 creates 3 for every one of a namespace of
+// weight 1.
+func TestNamespaceSharesThroughTheGate(t *testing.T) {
+	s := provider(t)
+	ctx := context.Background()
+	suffix := fmt.Sprint(time.Now().UnixNano() % 100000)
+	const (
+		region = "eu-north-1"
+		rate   = 4.0
+		n      = 8
+	)
+	capped, heavy, light := "capped-"+suffix, "heavy-"+suffix, "light-"+suffix
+	pc := &apisv1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "shares-" + suffix}, Spec: apisv1alpha1.ClusterProviderConfigSpec{
+		ProviderConfigSpec: apisv1alpha1.ProviderConfigSpec{
+			Credentials: apisv1alpha1.ProviderCredentials{Source: apisv1alpha1.CredentialsSourceNone},
+			Region:      aws.String(region),
+			Endpoint:    &apisv1alpha1.EndpointOverride{URL: s.url},
+		},
+		NamespaceShares: []apisv1alpha1.NamespaceShare{{Namespace: capped, MaxPercent: aws.Int32(50)}, {Namespace: heavy, Weight: aws.Int32(3)}},
+	}}
+	create(t, pc)
+	ref := &xpv2.ProviderConfigReference{Kind: apisv1alpha1.ClusterProviderConfigKind, Name: pc.Name}
+	createOp := budget.Operation{Service: "Firehose", Name: "CreateDeliveryStream"}
+	streamsOf := func(ns string) []*v1alpha1.DeliveryStream {
+		ensureNamespace(t, ns)
+		out := make([]*v1alpha1.DeliveryStream, 0, n)
+		for i := range n {
+			mg := newStream(t, ns, fmt.Sprintf("%s-%02d", ns, i))
+			mg.Spec.ProviderConfigReference = ref
+			mg.Spec.ForProvider.Region = aws.String(region)
+			out = append(out, mg)
+		}
+		return out
+	}
+	apply := func(streams ...[]*v1alpha1.DeliveryStream) {
+		for i := range n {
+			for _, ss := range streams {
+				if err := cp.Client.Create(ctx, ss[i]); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	ready := func(streams []*v1alpha1.DeliveryStream) {
+		for _, mg := range streams {
+			eventually(t, 90*time.Second, mg.Name+" Ready", func() error { return isReady(t, mg) })
+		}
+	}
+
+	cappedStreams := streamsOf(capped)
+	session, err := s.sessions.Session(ctx, cappedStreams[0], aws.String(region))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.budgets.SetRate(session.Scope(), region, createOp, rate)
+	apply(cappedStreams)
+	ready(cappedStreams)
+	created := creationsIn(s, region, capped)
+	span := created[len(created)-1].Sub(created[0])
+	t.Logf("capped at 50 %%, alone: %d creates in %v", len(created), span.Round(time.Millisecond))
+	if want := time.Duration(float64(n-1) / (rate / 2) * float64(time.Second)); span < want*9/10 {
+		t.Errorf("a namespace capped at 50 %% created %d streams in %v alone, want at least %v (2 a second)", n, span.Round(time.Millisecond), want)
+	}
+
+	heavyStreams, lightStreams := streamsOf(heavy), streamsOf(light)
+	apply(lightStreams, heavyStreams)
+	ready(heavyStreams)
+	ready(lightStreams)
+	all := append(creationsIn(s, region, heavy), creationsIn(s, region, light)...)
+	slices.SortFunc(all, time.Time.Compare)
+	// Of the first 8 creates of the two, while both wait, weight 3 to 1
+	// takes 6; equal turns would take 4.
+	firstHeavy := 0
+	for _, at := range creationsIn(s, region, heavy) {
+		if !at.After(all[7]) {
+			firstHeavy++
+		}
+	}
+	t.Logf("weight 3 beside weight 1: %d of the first 8 creates", firstHeavy)
+	if firstHeavy < 5 {
+		t.Errorf("the namespace of weight 3 had %d of the first 8 creates, want about 6 (3 for every 1)", firstHeavy)
+	}
 }

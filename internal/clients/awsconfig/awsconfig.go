@@ -91,8 +91,8 @@ type Session struct {
 	// kinds put on their resources. A change of them is a new generation
 	// of the config, and so a new session.
 	DefaultTags map[string]string
-	// weights are a ClusterProviderConfig's spec.namespaceWeights (Weight).
-	weights map[string]int
+	// shares are a ClusterProviderConfig's spec.namespaceShares (Share).
+	shares map[string]Share
 
 	clients sync.Map // reflect.Type of a client -> the client
 }
@@ -204,8 +204,8 @@ type config struct {
 	// namespaceSessions is a ClusterProviderConfig's
 	// spec.namespaceSessions.
 	namespaceSessions *v1alpha1.NamespaceSessions
-	// weights are a ClusterProviderConfig's spec.namespaceWeights.
-	weights map[string]int
+	// shares are a ClusterProviderConfig's spec.namespaceShares.
+	shares map[string]Share
 }
 
 // sessionKey is the key of mg's session through the config in region; it
@@ -447,10 +447,10 @@ func (c *Cache) config(ctx context.Context, mg resource.ModernManaged) (*config,
 			return nil, err
 		}
 		cfg := &config{kind: v1alpha1.ClusterProviderConfigKind, name: pc.Name, generation: pc.Generation, spec: pc.Spec.ProviderConfigSpec, namespaceSessions: pc.Spec.NamespaceSessions}
-		if len(pc.Spec.NamespaceWeights) > 0 {
-			cfg.weights = make(map[string]int, len(pc.Spec.NamespaceWeights))
-			for _, w := range pc.Spec.NamespaceWeights {
-				cfg.weights[w.Namespace] = int(w.Weight)
+		if len(pc.Spec.NamespaceShares) > 0 {
+			cfg.shares = make(map[string]Share, len(pc.Spec.NamespaceShares))
+			for _, sh := range pc.Spec.NamespaceShares {
+				cfg.shares[sh.Namespace] = Share{Weight: int(aws.ToInt32(sh.Weight)), Cap: float64(aws.ToInt32(sh.MaxPercent)) / 100}
 			}
 		}
 		return cfg, nil
@@ -585,7 +585,7 @@ func (c *Cache) identify(ctx context.Context, base aws.Config) (identity, error)
 // newSession is the session of cfg in region with the configuration base,
 // acting in the account of id.
 func (c *Cache) newSession(cfg *config, base aws.Config, region string, id identity) *Session {
-	s := &Session{Config: base, AccountID: id.account, Partition: id.partition, Region: region, DefaultTags: maps.Clone(cfg.spec.DefaultTags), weights: cfg.weights}
+	s := &Session{Config: base, AccountID: id.account, Partition: id.partition, Region: region, DefaultTags: maps.Clone(cfg.spec.DefaultTags), shares: cfg.shares}
 	if e := cfg.spec.Endpoint; e != nil {
 		s.Endpoint = e.URL
 	}
@@ -635,12 +635,20 @@ func (s *Session) Scope() string {
 	return s.AccountID + " at " + s.Endpoint
 }
 
-// Weight is the weight of namespace in the AWS budgets
-// (budget.Reservation.Weight): what the session's ClusterProviderConfig
-// gives it, 1 when nothing. A namespaced ProviderConfig, which its tenant
-// writes, weights nothing.
-func (s *Session) Weight(namespace string) int {
-	return max(1, s.weights[namespace])
+// A Share is a namespace's weight in the AWS budgets and its cap
+// (budget.Reservation's Weight and Cap).
+type Share struct {
+	Weight int
+	Cap    float64
+}
+
+// Share is namespace's share of the AWS budgets: what the session's
+// ClusterProviderConfig gives it, weight 1 and no cap when nothing. A
+// namespaced ProviderConfig, which its tenant writes, gives no share.
+func (s *Session) Share(namespace string) Share {
+	sh := s.shares[namespace]
+	sh.Weight = max(1, sh.Weight)
+	return sh
 }
 
 // String names a session without anything secret, for logs.

@@ -597,25 +597,26 @@ func TestDestination(t *testing.T) {
 	}
 }
 
-// TestNamespaceWeights: a ClusterProviderConfig's weights reach the budgets
+// TestNamespaceShares: a ClusterProviderConfig's shares reach the budgets
 // through its sessions; a namespace not listed, like every namespace of a
-// namespaced ProviderConfig (which its tenant writes), weighs 1.
-func TestNamespaceWeights(t *testing.T) {
+// namespaced ProviderConfig (which its tenant writes), weighs 1, uncapped.
+func TestNamespaceShares(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	pc := clusterConfig("weighted", f.url, v1alpha1.ProviderConfigSpec{Region: aws.String("us-east-1"), Credentials: v1alpha1.ProviderCredentials{Source: v1alpha1.CredentialsSourceNone}})
-	pc.Spec.NamespaceWeights = []v1alpha1.NamespaceWeight{{Namespace: "payments", Weight: 3}}
+	pc.Spec.NamespaceShares = []v1alpha1.NamespaceShare{{Namespace: "payments", Weight: aws.Int32(3)}, {Namespace: "load-test", MaxPercent: aws.Int32(25)}}
 	_ = f.kube.Create(ctx, pc)
-	got := map[string]int{}
-	for _, ns := range []string{"payments", "batch"} {
+	got := map[string]Share{}
+	for _, ns := range []string{"payments", "load-test", "batch"} {
 		s, err := f.cache.Session(ctx, managed(ns, v1alpha1.ClusterProviderConfigKind, "weighted", nil), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got[ns] = s.Weight(ns)
+		got[ns] = s.Share(ns)
 	}
-	if diff := cmp.Diff(map[string]int{"payments": 3, "batch": 1}, got); diff != "" {
-		t.Errorf("weights: -want, +got:\n%s", diff)
+	want := map[string]Share{"payments": {Weight: 3}, "load-test": {Weight: 1, Cap: 0.25}, "batch": {Weight: 1}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("shares: -want, +got:\n%s", diff)
 	}
 }
 

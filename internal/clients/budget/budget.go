@@ -94,7 +94,7 @@ func (b *Budgets) bucket(account, region string, op Operation) *bucket {
 		// A bucket holds at most one second's calls, as AWS's own do, and
 		// starts full.
 		burst := max(1, rate)
-		bk = &bucket{rate: rate, burst: burst, tokens: burst, at: b.clock.Now(), turns: [2]*turns{newTurns(), newTurns()}}
+		bk = &bucket{rate: rate, burst: burst, tokens: burst, at: b.clock.Now(), turns: [2]*turns{newTurns(), newTurns()}, capped: map[string]time.Time{}}
 		b.buckets[k] = bk
 		metrics.BudgetRate.WithLabelValues(op.Service, op.Name).Set(rate)
 		if _, ok := b.places[[2]string{account, region}]; !ok {
@@ -176,9 +176,12 @@ type Reservation struct {
 	// own.
 	Name string
 	// Weight is how many turns a round the namespace has in each budget
-	// while others wait too (a ClusterProviderConfig's namespaceWeights);
+	// while others wait too (a ClusterProviderConfig's namespaceShares);
 	// less than one is one.
 	Weight int
+	// Cap is the most of each budget's rate the namespace may use, in
+	// (0, 1], even when no other namespace waits; 0 caps nothing.
+	Cap float64
 	// Ops are the calls the reconcile makes first.
 	Ops []Operation
 	// Class ranks them: Change before Poll.
@@ -210,17 +213,33 @@ func (b *Budgets) Reserve(r Reservation, soon time.Duration) time.Duration {
 			floor = later(floor, b.bucket(r.Scope, r.Region, op).changesUntil(now))
 		}
 	}
-	at := floor
 	bks := make([]*bucket, 0, len(r.Ops))
 	for _, op := range r.Ops {
-		bk := b.bucket(r.Scope, r.Region, op)
-		bks = append(bks, bk)
+		bks = append(bks, b.bucket(r.Scope, r.Region, op))
+	}
+	if r.Cap > 0 {
+		// A capped namespace waits for its cap before it queues: its
+		// work stands in no one's way until the cap lets it go.
+		capAt := now
+		for _, bk := range bks {
+			capAt = later(capAt, bk.capNext(r.Namespace, now))
+		}
+		if wait := capAt.Sub(now); wait >= soon {
+			for _, bk := range bks {
+				bk.turns[r.Class].remove(k)
+			}
+			return wait
+		}
+	}
+	at := floor
+	for _, bk := range bks {
 		at = later(at, bk.turn(now, floor, r.Class, k, max(1, r.Weight)))
 	}
 	wait := at.Sub(now)
 	for _, bk := range bks {
 		if wait < soon {
 			bk.claim(now, r.Class, k)
+			bk.spendCap(r.Namespace, r.Cap, now)
 			continue
 		}
 		bk.turns[r.Class].promise(k, at)
@@ -237,7 +256,9 @@ func (b *Budgets) Take(r Reservation) {
 	b.sched.Lock()
 	defer b.sched.Unlock()
 	for _, op := range r.Ops {
-		b.bucket(r.Scope, r.Region, op).claim(now, r.Class, k)
+		bk := b.bucket(r.Scope, r.Region, op)
+		bk.claim(now, r.Class, k)
+		bk.spendCap(r.Namespace, r.Cap, now)
 	}
 }
 
@@ -318,6 +339,8 @@ type bucket struct {
 	// reconciles waiting for theirs, per class.
 	next  time.Time
 	turns [2]*turns
+	// capped is, for each namespace with a cap, its next slot under it.
+	capped map[string]time.Time
 }
 
 // interval is the time one call uses of the rate.
@@ -408,6 +431,29 @@ func (bk *bucket) claim(now time.Time, class Class, k ticketKey) {
 		from = later(promised, now.Add(-lateBy))
 	}
 	bk.next = later(bk.next, from).Add(bk.slot())
+}
+
+// capNext is when namespace may take its next slot under its cap.
+func (bk *bucket) capNext(namespace string, now time.Time) time.Time {
+	if next, ok := bk.capped[namespace]; ok {
+		return next
+	}
+	return now
+}
+
+// spendCap moves a capped namespace's next slot one slot of its capped
+// rate on, and forgets the namespaces whose cap has long let them go.
+func (bk *bucket) spendCap(namespace string, capped float64, now time.Time) {
+	if capped <= 0 {
+		return
+	}
+	for ns, next := range bk.capped {
+		if now.Sub(next) > time.Minute {
+			delete(bk.capped, ns)
+		}
+	}
+	step := time.Duration(float64(bk.slot()) / min(capped, 1))
+	bk.capped[namespace] = later(bk.capNext(namespace, now), now).Add(step)
 }
 
 // changesUntil is when the changes waiting will have had their slots.

@@ -39,6 +39,7 @@ type arrival struct {
 	class    Class
 	at       time.Duration
 	weight   int
+	cap      float64
 }
 
 // flood is n reconciles of class in namespace ns, all arriving at at.
@@ -51,6 +52,14 @@ func flood(ns string, n int, class Class, at time.Duration) []arrival {
 }
 
 func arrivals(groups ...[]arrival) []arrival { return slices.Concat(groups...) }
+
+// capped gives the reconciles of as the cap of their namespace.
+func capped(c float64, as []arrival) []arrival {
+	for i := range as {
+		as[i].cap = c
+	}
+	return as
+}
 
 // weighted gives the reconciles of as the weight of their namespace.
 func weighted(weight int, as []arrival) []arrival {
@@ -89,7 +98,7 @@ func simulate(t *testing.T, rate float64, lateness time.Duration, as []arrival) 
 	for q.Len() > 0 {
 		e := heap.Pop(q).(event) //nolint:forcetypeassert // events holds events
 		c.SetTime(start.Add(e.at))
-		r := Reservation{Scope: "111", Region: "us-east-1", Namespace: e.a.ns, Name: e.a.name, Weight: e.a.weight, Ops: []Operation{create}, Class: e.a.class}
+		r := Reservation{Scope: "111", Region: "us-east-1", Namespace: e.a.ns, Name: e.a.name, Weight: e.a.weight, Cap: e.a.cap, Ops: []Operation{create}, Class: e.a.class}
 		out.passes++
 		back := seen[e.a.name]
 		seen[e.a.name] = true
@@ -246,6 +255,20 @@ func TestTurns(t *testing.T) {
 			as:     arrivals(flood("noisy", 100, Change, 0), weighted(2, flood("quiet", 4, Change, 3100*time.Millisecond))),
 			want: want{slots: map[string]time.Duration{
 				"quiet-1": 3250 * time.Millisecond, "quiet-2": 3500 * time.Millisecond, "quiet-3": 4000 * time.Millisecond, "quiet-4": 4250 * time.Millisecond,
+			}},
+		},
+		"ACapHoldsANamespaceAloneBack": {
+			reason: "A namespace capped at half the budget takes every other slot even alone: caps give up work conservation.",
+			as:     capped(0.5, flood("a", 4, Change, 0)),
+			want: want{slots: map[string]time.Duration{
+				"a-1": 0, "a-2": 500 * time.Millisecond, "a-3": time.Second, "a-4": 1500 * time.Millisecond,
+			}},
+		},
+		"ACappedFloodStandsInNoOnesWay": {
+			reason: "Beside a flood capped at a quarter of the budget, another namespace's reconciles take the slots the cap leaves, one after the other.",
+			as:     arrivals(capped(0.25, flood("a", 8, Change, 0)), flood("b", 3, Change, 100*time.Millisecond)),
+			want: want{slots: map[string]time.Duration{
+				"a-1": 0, "a-2": time.Second, "b-1": 250 * time.Millisecond, "b-2": 500 * time.Millisecond, "b-3": 750 * time.Millisecond,
 			}},
 		},
 		"ChangesBeforePolls": {

@@ -212,7 +212,8 @@ func (p *path[MR]) gate(r reconcile.Reconciler) reconcile.Reconciler {
 			if err != nil {
 				return budget.Reservation{}, err
 			}
-			r := budget.Reservation{Scope: s.Scope(), Region: s.Region, Weight: s.Weight(mg.GetNamespace()), Ops: p.kind.ObserveCalls(mg, s)}
+			share := s.Share(mg.GetNamespace())
+			r := budget.Reservation{Scope: s.Scope(), Region: s.Region, Weight: share.Weight, Cap: share.Cap, Ops: p.kind.ObserveCalls(mg, s)}
 			if p.kind.CreatesFirst && p.owners.CreatesFirst(ctx, mg, place(s)) {
 				r.Ops = []budget.Operation{p.kind.Create}
 			}
