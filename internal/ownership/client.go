@@ -19,7 +19,6 @@ package ownership
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"strings"
 	"time"
 
@@ -58,7 +57,7 @@ const (
 const ReasonNotOwned xpv2.ConditionReason = "NotOwned"
 
 // A Kind is what ownership needs to know of a managed resource kind.
-type Kind[MR resource.Managed] struct {
+type Kind[MR Object[MR]] struct {
 	GroupKind schema.GroupKind
 	Terms     MessageTerms
 	// Identity is the AWS identity an object asks for: the name it gives,
@@ -154,6 +153,14 @@ type ReportsObserved interface {
 	LastObserved() Observed
 }
 
+// An Object is a managed resource that copies itself into another of its
+// type, as generated types do: what ownership puts back when an Observe
+// found what the object may not keep.
+type Object[MR any] interface {
+	resource.Managed
+	DeepCopyInto(MR)
+}
+
 // An ExternalClient is a kind's own external client: the AWS calls, and
 // what its last Observe found, which ownership decides on.
 type ExternalClient[MR resource.Managed] interface {
@@ -185,7 +192,7 @@ type Place struct {
 
 // Client wraps a kind's external client so that it changes and deletes only
 // what its object owns, and adopts only on request.
-type Client[MR resource.Managed] struct {
+type Client[MR Object[MR]] struct {
 	managed.TypedExternalClient[MR]
 	// observed is the same client, telling what its last Observe found.
 	observed ReportsObserved
@@ -200,7 +207,7 @@ type Client[MR resource.Managed] struct {
 
 // Wrap returns c, an external client working at a place, made to respect
 // ownership.
-func Wrap[MR resource.Managed](c ExternalClient[MR], k *Kind[MR], at Place) *Client[MR] {
+func Wrap[MR Object[MR]](c ExternalClient[MR], k *Kind[MR], at Place) *Client[MR] {
 	return &Client[MR]{TypedExternalClient: c, observed: c, kind: k, at: at}
 }
 
@@ -719,7 +726,7 @@ type holdsKey struct{}
 
 // withClaim lets the kind's Observe ask whether mg holds its identity's
 // claim (HoldsClaim); the claim is read only if it asks.
-func withClaim[MR resource.Managed](ctx context.Context, c *Client[MR], mg MR) context.Context {
+func withClaim[MR Object[MR]](ctx context.Context, c *Client[MR], mg MR) context.Context {
 	return context.WithValue(ctx, holdsKey{}, func() bool {
 		if c.kind.Identity(mg) == "" {
 			return false
@@ -825,6 +832,6 @@ func (c *Client[MR]) lastObserved() Observed { return c.observed.LastObserved() 
 
 // restore puts mg back as it was before an Observe, so that nothing read of a
 // resource the object does not own is kept.
-func restore[MR resource.Managed](mg, before MR) {
-	reflect.ValueOf(mg).Elem().Set(reflect.ValueOf(before).Elem())
+func restore[MR Object[MR]](mg, before MR) {
+	before.DeepCopyInto(mg)
 }

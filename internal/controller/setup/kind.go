@@ -60,8 +60,15 @@ type Registration struct {
 	CreatesFirst bool
 }
 
+// An Object is a managed resource of a kind: namespaced (ModernManaged),
+// and copying itself into another of its type, as generated types do.
+type Object[MR any] interface {
+	resource.ModernManaged
+	DeepCopyInto(MR)
+}
+
 // A Kind describes the controller of one managed resource kind.
-type Kind[MR resource.ModernManaged] struct {
+type Kind[MR Object[MR]] struct {
 	Registration
 	// Object is an empty object of the kind.
 	Object MR

@@ -102,7 +102,7 @@ import (
 // object's last Observe (metrics.Observations, for the poll interval
 // achieved) and the ACK annotations ackannotations warned of (once per
 // object).
-func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, shared Shared, k Kind[MR]) error {
+func Add[MR Object[MR]](mgr ctrl.Manager, o controller.Options, shared Shared, k Kind[MR]) error {
 	p, err := newPath(mgr, o, shared, k)
 	if err != nil {
 		return err
@@ -117,7 +117,7 @@ func Add[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, shar
 }
 
 // path holds what the steps of one kind's path share.
-type path[MR resource.ModernManaged] struct {
+type path[MR Object[MR]] struct {
 	mgr              ctrl.Manager
 	o                controller.Options
 	shared           Shared
@@ -141,7 +141,7 @@ type path[MR resource.ModernManaged] struct {
 	observations *metrics.Observations
 }
 
-func newPath[MR resource.ModernManaged](mgr ctrl.Manager, o controller.Options, shared Shared, k Kind[MR]) (*path[MR], error) {
+func newPath[MR Object[MR]](mgr ctrl.Manager, o controller.Options, shared Shared, k Kind[MR]) (*path[MR], error) {
 	p := &path[MR]{
 		mgr: mgr, o: o, shared: shared, kind: k,
 		name:             managed.ControllerName(k.GroupVersionKind.GroupKind().String()),
