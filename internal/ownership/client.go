@@ -225,7 +225,7 @@ func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObserv
 		c.lookSkipped = true
 		return c.beforeCreate(ctx, mg, before, managed.ExternalObservation{})
 	}
-	o, err := c.TypedExternalClient.Observe(withClaim(ctx, c, mg), mg)
+	o, err := c.TypedExternalClient.Observe(ctx, mg)
 	if err != nil && !SaysItOwns(before, c.kind.Metadata(before)) {
 		// An Observe that failed half-way (a throttled tag read, say) at a
 		// resource the object has no record of keeps nothing: not a Ready
@@ -722,33 +722,17 @@ func (c *Client[MR]) asksHere(ctx context.Context, other MR) bool {
 	return c.kind.identityIn(other, at) == c.identity(other)
 }
 
-type holdsKey struct{}
-
-// withClaim lets the kind's Observe ask whether mg holds its identity's
-// claim (HoldsClaim); the claim is read only if it asks.
-func withClaim[MR Object[MR]](ctx context.Context, c *Client[MR], mg MR) context.Context {
-	return context.WithValue(ctx, holdsKey{}, func() bool {
-		if c.kind.Identity(mg) == "" {
-			return false
-		}
-		cl, err := c.kind.Claims.Get(ctx, c.identity(mg), mg.GetUID())
-		return err == nil && cl != nil && cl.Holder == mg.GetUID() && (cl.Purpose == ToCreate || cl.Purpose == Created)
-	})
-}
-
-// WithClaimHeld returns ctx in which HoldsClaim answers holds: what a
-// kind's Observe is given by the ownership client, for a unit test of it.
-func WithClaimHeld(ctx context.Context, holds bool) context.Context {
-	return context.WithValue(ctx, holdsKey{}, func() bool { return holds })
-}
-
-// HoldsClaim reports, in a kind's Observe, whether the object holds the
-// claim of its identity for a create AWS did not refuse: whether it may take
-// a resource AWS hides (a subscription waiting for confirmation) for the
-// work of its own create.
-func HoldsClaim(ctx context.Context) bool {
-	holds, ok := ctx.Value(holdsKey{}).(func() bool)
-	return ok && holds()
+// HoldsCreateClaim reports whether mg holds the claim of its identity, at
+// at, for a create AWS did not refuse: whether its Observe may take a
+// resource AWS hides (a subscription waiting for confirmation) for the work
+// of its own create. It reads the claim; a kind's client asks it only when
+// that is the question (setup.Connection.HoldsClaim).
+func (k *Kind[MR]) HoldsCreateClaim(ctx context.Context, mg MR, at Place) bool {
+	if k.Identity(mg) == "" {
+		return false
+	}
+	cl, err := k.Claims.Get(ctx, k.identityIn(mg, at), mg.GetUID())
+	return err == nil && cl != nil && cl.Holder == mg.GetUID() && (cl.Purpose == ToCreate || cl.Purpose == Created)
 }
 
 // decide decides whose the resource the last Observe found is.

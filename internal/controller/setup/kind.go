@@ -137,6 +137,10 @@ type Connection struct {
 	// Left tells, in an Event on the object and in metrics.LeftOnAWS, what
 	// a deletion leaves on AWS that AWS does not let it delete.
 	Left func(mg resource.Managed, what string)
+	// HoldsClaim reports whether the object holds its identity's claim for
+	// a create AWS did not refuse (ownership.Kind.HoldsCreateClaim): whether
+	// it may take a resource AWS hides for its own create's work.
+	HoldsClaim func(ctx context.Context, mg resource.Managed) bool
 }
 
 // ReasonLeftOnAWS is the reason of the Event that says what a deletion left

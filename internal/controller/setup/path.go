@@ -305,7 +305,10 @@ func (p *path[MR]) kindClient(s *awsconfig.Session) ownership.ExternalClient[MR]
 	gk := p.kind.GroupVersionKind.GroupKind()
 	c := p.kind.External(Connection{Kube: p.kube, Session: s, OwnerTags: func(mg resource.Managed) map[string]string {
 		return ownership.OwnerTags(gk, mg)
-	}, Left: p.left})
+	}, Left: p.left, HoldsClaim: func(ctx context.Context, mg resource.Managed) bool {
+		typed, ok := mg.(MR)
+		return ok && p.owners.HoldsCreateClaim(ctx, typed, place(s))
+	}})
 	if p.kind.ObserveCalls == nil {
 		return c
 	}

@@ -83,7 +83,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		List:         &v1alpha1.SubscriptionList{},
 		Region:       func(mg *v1alpha1.Subscription) *string { return mg.Spec.ForProvider.Region },
 		External: func(c setup.Connection) ownership.ExternalClient[*v1alpha1.Subscription] {
-			return &external{client: awsconfig.ClientFor(c.Session, sns.NewFromConfig), session: c.Session, left: c.Left}
+			return &external{client: awsconfig.ClientFor(c.Session, sns.NewFromConfig), session: c.Session, left: c.Left, holdsClaim: c.HoldsClaim}
 		},
 		Noun: "subscription",
 		ObserveCalls: func(mg *v1alpha1.Subscription, _ *awsconfig.Session) []budget.Operation {
@@ -130,6 +130,9 @@ type external struct {
 	session *awsconfig.Session
 	// left tells what a deletion leaves on AWS (setup.Connection.Left).
 	left func(resource.Managed, string)
+	// holdsClaim reports whether the object holds its identity's claim to
+	// create (setup.Connection.HoldsClaim).
+	holdsClaim func(context.Context, resource.Managed) bool
 
 	updates map[string]string
 	// subscribed is true once this reconcile's Create called Subscribe,
@@ -155,7 +158,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (mana
 			return managed.ExternalObservation{}, err
 		case found != "":
 			arn, recovered = found, true
-		case waiting && !ownership.HoldsClaim(ctx) && !ownership.WantsToAdopt(mg):
+		case waiting && !e.holdsCreateClaim(ctx, mg) && !ownership.WantsToAdopt(mg):
 			// Someone's subscription waits for its endpoint to
 			// confirm, with its ARN hidden: it exists, and this object
 			// never subscribed it (its create would hold the claim).
@@ -239,10 +242,15 @@ func (e *external) ownCreateMayHaveMade(ctx context.Context, mg *v1alpha1.Subscr
 	case e.subscribed:
 		// This reconcile's create sent what the spec says now; its
 		// records show it unfinished until the reconcile ends.
-	case !ownership.HoldsClaim(ctx), meta.ExternalCreateIncomplete(mg):
+	case !e.holdsCreateClaim(ctx, mg), meta.ExternalCreateIncomplete(mg):
 		return true
 	}
 	return len(snsclient.NotAsSent(subscribeInput(mg).Attributes, attrs)) == 0
+}
+
+// holdsCreateClaim asks whether mg holds its identity's claim to create.
+func (e *external) holdsCreateClaim(ctx context.Context, mg *v1alpha1.Subscription) bool {
+	return e.holdsClaim != nil && e.holdsClaim(ctx, mg)
 }
 
 // subscribeInput is the Subscribe of mg's create, initProvider's attributes

@@ -219,8 +219,9 @@ func TestObserve(t *testing.T) {
 			mg := tc.mg()
 			fake := &fakeSNS{attrs: tc.attrs, topic: tc.topic}
 			var left []string
-			e := &external{client: fake, session: session, subscribed: tc.subscribed, left: func(_ resource.Managed, what string) { left = append(left, what) }}
-			obs, err := e.Observe(ownership.WithClaimHeld(context.Background(), tc.holdsClaim), mg)
+			e := &external{client: fake, session: session, subscribed: tc.subscribed, left: func(_ resource.Managed, what string) { left = append(left, what) },
+				holdsClaim: func(context.Context, resource.Managed) bool { return tc.holdsClaim }}
+			obs, err := e.Observe(context.Background(), mg)
 			got := want{exists: obs.ResourceExists, upToDate: obs.ResourceUpToDate, lateInit: obs.ResourceLateInitialized, listed: fake.listed,
 				externalName: meta.GetExternalName(mg), left: left}
 			if err != nil {
