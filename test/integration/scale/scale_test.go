@@ -32,13 +32,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	corev1 "k8s.io/api/core/v1"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	"github.com/cloudkinds/provider-aws-services/test/crowd"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
@@ -57,12 +55,13 @@ type settings struct {
 	idle               time.Duration  // BENCH_IDLE: how long the provider idles before its RSS is read
 	steadyPolls        int            // BENCH_STEADY_POLLS: poll intervals the steady state is watched for
 	maxReconcileRate   string         // BENCH_MAX_RECONCILE_RATE: --max-reconcile-rate; empty leaves the provider's default
+	accounts           int            // BENCH_ACCOUNTS: AWS accounts the resources are spread over, each its own ClusterProviderConfig and quotas
 }
 
 func settingsFromEnv(b *testing.B) settings {
 	b.Helper()
 	s := settings{perKind: 200, crowd: true, crds: 300, crdKiB: 200, secrets: 2000, secretKiB: 32,
-		latency: 30 * time.Millisecond, jitter: 40 * time.Millisecond, idle: 30 * time.Second, steadyPolls: 2}
+		latency: 30 * time.Millisecond, jitter: 40 * time.Millisecond, idle: 30 * time.Second, steadyPolls: 2, accounts: 1}
 	num := func(name string, dst *int) {
 		if v := os.Getenv(name); v != "" {
 			n, err := strconv.Atoi(v)
@@ -78,6 +77,10 @@ func settingsFromEnv(b *testing.B) settings {
 	num("BENCH_SECRETS", &s.secrets)
 	num("BENCH_SECRET_KIB", &s.secretKiB)
 	num("BENCH_STEADY_POLLS", &s.steadyPolls)
+	num("BENCH_ACCOUNTS", &s.accounts)
+	if s.accounts < 1 {
+		b.Fatal("BENCH_ACCOUNTS must be at least 1")
+	}
 	if v := os.Getenv("BENCH_KINDS"); v != "" {
 		// A subset of the kinds, as "Subscription,DeliveryStream".
 		kinds = strings.Split(v, ",")
@@ -201,12 +204,14 @@ func run(b *testing.B) *figures {
 	if err != nil {
 		b.Fatal(err)
 	}
-	f := &figures{s: s, flags: fl, awsLoads: awsLoads(s.counts, budget.Quotas{Share: budget.DefaultShare})}
+	// Every account has budgets of its own: the bound is one account's
+	// share of the load.
+	f := &figures{s: s, flags: fl, awsLoads: awsLoads(perAccount(s.counts, s.accounts), budget.Quotas{Share: budget.DefaultShare})}
 	resources := f.resources()
 	ctx := context.Background()
 	kube := env.ControlPlane.Client
 
-	em := emulator.New(emulator.Options{Seed: 1, CreateDelay: 2 * time.Second, UpdateDelay: 2 * time.Second, DeleteDelay: 2 * time.Second})
+	em, accounts := newAWS(s.accounts)
 	if s.latency > 0 || s.jitter > 0 {
 		em.SetFaults(map[string]emulator.Fault{"*": {Latency: s.latency, LatencyJitter: s.jitter}})
 	}
@@ -215,8 +220,6 @@ func run(b *testing.B) *figures {
 	}
 	srv := httptest.NewServer(em)
 	defer srv.Close()
-	topicARN := em.CreateTopic("us-east-1", "scale")
-	em.CreateModel("us-east-1", model)
 
 	dir := b.TempDir()
 	kubeconfig := filepath.Join(dir, "kubeconfig")
@@ -281,13 +284,10 @@ func run(b *testing.B) *figures {
 			b.Fatal(err)
 		}
 	}
-	pc := &v1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "default"}, Spec: v1alpha1.ClusterProviderConfigSpec{ProviderConfigSpec: v1alpha1.ProviderConfigSpec{
-		Credentials: v1alpha1.ProviderCredentials{Source: v1alpha1.CredentialsSourceNone},
-		Region:      aws.String("us-east-1"),
-		Endpoint:    &v1alpha1.EndpointOverride{URL: srv.URL},
-	}}}
-	if err := kube.Create(ctx, pc); err != nil {
-		b.Fatal(err)
+	for _, a := range accounts {
+		if err := a.configure(ctx, kube, ns, srv.URL); err != nil {
+			b.Fatal(err)
+		}
 	}
 
 	// 2. The crowded cluster; this run of the provider stays for the rest.
@@ -324,7 +324,7 @@ func run(b *testing.B) *figures {
 	objects := make([]func() error, 0, resources)
 	for _, kind := range kinds {
 		for i := range s.counts[kind] {
-			mg := object(kind, ns, i, topicARN)
+			mg := accounts[i%len(accounts)].object(kind, ns, i)
 			objects = append(objects, func() error { return kube.Create(ctx, mg) })
 		}
 	}
@@ -596,6 +596,7 @@ func (f *figures) print() {
 	var w strings.Builder
 	fmt.Fprintf(&w, "\n| figure | result |\n|---|---|\n")
 	fmt.Fprintf(&w, "| resources | %d (%s) |\n", f.resources(), countsText(s.counts))
+	fmt.Fprintf(&w, "| AWS accounts (a ClusterProviderConfig each; budgets and quotas per account) | %d (at most %s each) |\n", s.accounts, countsText(perAccount(s.counts, s.accounts)))
 	if s.quotas {
 		fmt.Fprintf(&w, "| AWS quotas | enforced by the emulator: AWS's published per-operation rates |\n")
 	} else {
@@ -685,7 +686,7 @@ func (f *figures) printAWSBound(w *strings.Builder) {
 // achieved in the steady window.
 func (f *figures) printPolls(w *strings.Builder) {
 	q := budget.Quotas{Share: budget.DefaultShare}
-	expected := expectedPoll(f.s.counts, f.flags.poll, q)
+	expected := expectedPoll(perAccount(f.s.counts, f.s.accounts), f.flags.poll, q)
 	fmt.Fprintf(w, "\n| steady poll of a kind | resources | AWS calls per look (declared; measured) | budgets | expected | achieved | deviation |\n|---|---|---|---|---|---|---|\n")
 	for _, k := range kinds {
 		names, rates := make([]string, 0, len(pollCalls[k])), make([]string, 0, len(pollCalls[k]))
