@@ -146,7 +146,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.APIKeyCredentialPro
 	// it tells whether the tags the create sent still stand
 	// (tags.AsCreated). A resource being deleted lists none.
 	var tagsErr error
-	e.tagPlan, tagsErr = tags.Observe(ctx, mg, wantTags(mg, e.session), *e.Observed.Tags)
+	e.tagPlan, tagsErr = tags.Observe(ctx, mg, wantTags(mg, e.session), *e.Tags)
 	previous := mg.Status.AtProvider.ACKResourceMetadata
 	mg.Status.AtProvider = ac.Observation(out.ApiKeySecretArn)
 	mg.SetConditions(xpv2.Available())
@@ -229,7 +229,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 			return managed.ExternalUpdate{}, err
 		}
 	}
-	if err := e.tagPlan.Apply(ctx, *e.Observed.Tags); err != nil {
+	if err := e.tagPlan.Apply(ctx, *e.Tags); err != nil {
 		return managed.ExternalUpdate{}, err
 	}
 	if rec := tags.Record(mg, wantTags(mg, e.session).Desired()); rec != nil {

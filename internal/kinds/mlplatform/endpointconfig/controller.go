@@ -119,7 +119,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.EndpointConfig) (ma
 	p := &mg.Spec.ForProvider
 	e.bodyDiff = sm.BodyDiff(p, d)
 	diffs := append([]string{}, e.bodyDiff...)
-	if e.tagPlan, err = tags.Observe(ctx, mg, wantTags(mg, e.session), *e.Observed.Tags); err != nil {
+	if e.tagPlan, err = tags.Observe(ctx, mg, wantTags(mg, e.session), *e.Tags); err != nil {
 		return managed.ExternalObservation{}, err
 	}
 	if !e.tagPlan.UpToDate() {
@@ -168,7 +168,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.EndpointConfig) (man
 // Update changes the tags, the only part SageMaker can change. A body that
 // differs was replaced outside Kubernetes, and is reported as an error.
 func (e *external) Update(ctx context.Context, mg *v1alpha1.EndpointConfig) (managed.ExternalUpdate, error) {
-	if err := e.tagPlan.Apply(ctx, *e.Observed.Tags); err != nil {
+	if err := e.tagPlan.Apply(ctx, *e.Tags); err != nil {
 		return managed.ExternalUpdate{}, err
 	}
 	if rec := tags.Record(mg, wantTags(mg, e.session).Desired()); rec != nil {

@@ -232,7 +232,7 @@ func (e *external) diff(ctx context.Context, mg *v1alpha1.DeliveryStream, d *typ
 	// there are tags to compare, and not until the stream was seen Ready
 	// after the create that set them.
 	var err error
-	e.tagPlan, err = tags.Observe(ctx, mg, wantTags(mg, e.session), *e.Observed.Tags)
+	e.tagPlan, err = tags.Observe(ctx, mg, wantTags(mg, e.session), *e.Tags)
 	if err != nil {
 		return nil, err
 	}
@@ -351,7 +351,7 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.DeliveryStream) (man
 	case fh.EncryptionNone:
 	}
 
-	if err := e.tagPlan.Apply(ctx, *e.Observed.Tags); err != nil {
+	if err := e.tagPlan.Apply(ctx, *e.Tags); err != nil {
 		return managed.ExternalUpdate{}, err
 	}
 	if rec := tags.Record(mg, wantTags(mg, e.session).Desired()); rec != nil {
