@@ -401,35 +401,39 @@ type MessageTerms struct {
 // Message explains a refusal: what AWS has, who holds it, and advice that is
 // safe for someone who does not own it.
 func (d Decision) Message(w MessageTerms, identity string) string {
-	found := fmt.Sprintf("AWS already has %s %q (%s)", w.Noun, identity, w.Field)
+	// The named parts every message is made of.
+	named := fmt.Sprintf("%s %q (%s)", w.Noun, identity, w.Field)
+	found := "AWS already has " + named
+	choose := "choose " + w.Another
 	by := d.Evidence.Owner
 	switch {
 	case d.AdoptARN != "":
-		return fmt.Sprintf("the adoption asks for %s (annotation %s), but the %s %q (%s) in this object's account and region is %s; this object does not manage it: set the ARN of that resource, or choose the %s of the resource it names",
-			d.AdoptARN, AnnotationAdoptionFields, w.Noun, identity, w.Field, d.Evidence.ARN, w.Field)
+		return fmt.Sprintf("the adoption asks for %s (annotation %s), but the %s in this object's account and region is %s; this object does not manage it: set the ARN of that resource, or choose the %s of the resource it names",
+			d.AdoptARN, AnnotationAdoptionFields, named, d.Evidence.ARN, w.Field)
 	case d.Retained:
-		return fmt.Sprintf("%s %q (%s) was kept on AWS for its namespace by %s of this cluster, which let it go when it was removed; this object does not manage it and cannot adopt it: choose %s. An admin hands it over to another namespace by annotating the claim, the Lease %s, with %s: <namespace>",
-			w.Noun, identity, w.Field, d.HeldBy, w.Another, d.Lease, AnnotationHandedTo)
+		return fmt.Sprintf("%s was kept on AWS for its namespace by %s of this cluster, which let it go when it was removed; this object does not manage it and cannot adopt it: %s. An admin hands it over to another namespace by annotating the claim, the Lease %s, with %s: <namespace>",
+			named, d.HeldBy, choose, d.Lease, AnnotationHandedTo)
 	case d.OtherNamespace != "":
-		return fmt.Sprintf("%s, tagged for namespace %s (its crossplane-namespace tag); this object does not manage it, and an object of another namespace cannot adopt it: choose %s. An admin of the AWS account hands it over by setting that tag to this object's namespace",
-			found, d.OtherNamespace, w.Another)
+		return fmt.Sprintf("%s, tagged for namespace %s (its crossplane-namespace tag); this object does not manage it, and an object of another namespace cannot adopt it: %s. An admin of the AWS account hands it over by setting that tag to this object's namespace",
+			found, d.OtherNamespace, choose)
 	case d.AskedFirst != nil:
-		return fmt.Sprintf("%s %q (%s) was asked for first by %s of this cluster; this object does not manage it and cannot adopt it while that object asks for it: choose %s",
-			w.Noun, identity, w.Field, d.AskedFirst, w.Another)
+		return fmt.Sprintf("%s was asked for first by %s of this cluster; this object does not manage it and cannot adopt it while that object asks for it: %s",
+			named, d.AskedFirst, choose)
 	case d.HeldBy != nil:
-		return fmt.Sprintf("%s %q (%s) belongs to %s of this cluster; this object does not manage it and cannot adopt it while that object holds it: choose %s",
-			w.Noun, identity, w.Field, d.HeldBy, w.Another)
+		return fmt.Sprintf("%s belongs to %s of this cluster; this object does not manage it and cannot adopt it while that object holds it: %s",
+			named, d.HeldBy, choose)
 	case by == nil && d.Evidence.InCluster:
-		return fmt.Sprintf("%s, which another object of this cluster made before the provider kept ownership claims, and asks for; this object does not manage it and cannot adopt it while that object exists: choose %s",
-			found, w.Another)
+		return fmt.Sprintf("%s, which another object of this cluster made before the provider kept ownership claims, and asks for; this object does not manage it and cannot adopt it while that object exists: %s",
+			found, choose)
 	case by != nil && d.Evidence.InCluster:
-		return fmt.Sprintf("%s, created by %s (its crossplane-namespace and crossplane-name tags), which exists in this cluster; this object does not manage it and cannot adopt it while that object exists: choose %s",
-			found, by, w.Another)
-	case by != nil:
-		return fmt.Sprintf("%s, created by %s of another cluster or by an earlier object of that name (its crossplane-namespace, crossplane-name and crossplane-uid tags); this object does not manage it: choose %s. Whoever runs that cluster, or an admin of the AWS account, can tell whether it is still managed; only then adopt it (annotation %s=%s)",
-			found, by, w.Another, AnnotationAdoptionPolicy, AdoptionPolicyAdopt)
-	default:
-		return fmt.Sprintf("%s, made outside this cluster or by an object that is gone; this object does not manage it: choose %s. An admin of the AWS account can tell whose it is; only once they hand it over, adopt it (annotation %s=%s)",
-			found, w.Another, AnnotationAdoptionPolicy, AdoptionPolicyAdopt)
+		return fmt.Sprintf("%s, created by %s (its crossplane-namespace and crossplane-name tags), which exists in this cluster; this object does not manage it and cannot adopt it while that object exists: %s",
+			found, by, choose)
 	}
+	adopt := fmt.Sprintf("adopt it (annotation %s=%s)", AnnotationAdoptionPolicy, AdoptionPolicyAdopt)
+	if by != nil {
+		return fmt.Sprintf("%s, created by %s of another cluster or by an earlier object of that name (its crossplane-namespace, crossplane-name and crossplane-uid tags); this object does not manage it: %s. Whoever runs that cluster, or an admin of the AWS account, can tell whether it is still managed; only then %s",
+			found, by, choose, adopt)
+	}
+	return fmt.Sprintf("%s, made outside this cluster or by an object that is gone; this object does not manage it: %s. An admin of the AWS account can tell whose it is; only once they hand it over, %s",
+		found, choose, adopt)
 }
