@@ -20,13 +20,19 @@ limitations under the License.
 package config
 
 import (
+	"context"
+	"time"
+
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
+	xpevent "github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/providerconfig"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
@@ -60,7 +66,7 @@ func setupOne(mgr ctrl.Manager, o controller.Options, kind string, of client.Obj
 			UsageList: v1alpha1.ProviderConfigUsageListGroupVersionKind,
 		},
 		providerconfig.WithLogger(o.Logger.WithValues("controller", name)),
-		providerconfig.WithRecorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name)))) //nolint:staticcheck,nolintlint // crossplane-runtime's event.NewAPIRecorder takes the old events API's recorder; whether staticcheck flags it varies with the analysis
+		providerconfig.WithRecorder(xpevent.NewAPIRecorder(mgr.GetEventRecorderFor(name)))) //nolint:staticcheck,nolintlint // crossplane-runtime's event.NewAPIRecorder takes the old events API's recorder; whether staticcheck flags it varies with the analysis
 
 	var rec reconcile.Reconciler = secretProtection{Reconciler: r, kube: kubeclient.New(mgr), live: mgr.GetAPIReader(), kind: kind}
 	if kind == v1alpha1.ClusterProviderConfigKind {
@@ -74,6 +80,46 @@ func setupOne(mgr ctrl.Manager, o controller.Options, kind string, of client.Obj
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
 		For(of).
-		Watches(&v1alpha1.ProviderConfigUsage{}, &resource.EnqueueRequestForProviderConfig{Kind: kind}).
+		Watches(&v1alpha1.ProviderConfigUsage{}, coalesced{EventHandler: &resource.EnqueueRequestForProviderConfig{Kind: kind}, after: coalesce}).
 		Complete(rec)
 }
+
+// coalesce is how long a config's reconcile waits after a usage of it
+// changed, gathering the changes that come meanwhile.
+const coalesce = 2 * time.Second
+
+// coalesced enqueues the config of a usage that changed coalesce later,
+// once however many of its usages change meanwhile: each reconcile lists
+// every usage of the config, so that one per usage of a flood (thousands of
+// objects applied at once, each recording its usage) would cost work that
+// grows with the square of the flood. The count of users, and the release
+// of a config whose last user went, come coalesce later.
+type coalesced struct {
+	handler.EventHandler
+	after time.Duration
+}
+
+func (c coalesced) Create(ctx context.Context, e event.CreateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+	c.EventHandler.Create(ctx, e, delayed{q, c.after})
+}
+
+func (c coalesced) Update(ctx context.Context, e event.UpdateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+	c.EventHandler.Update(ctx, e, delayed{q, c.after})
+}
+
+func (c coalesced) Delete(ctx context.Context, e event.DeleteEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+	c.EventHandler.Delete(ctx, e, delayed{q, c.after})
+}
+
+func (c coalesced) Generic(ctx context.Context, e event.GenericEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+	c.EventHandler.Generic(ctx, e, delayed{q, c.after})
+}
+
+// delayed is a work queue whose Add adds after a while: the queue keeps one
+// item however often it is added meanwhile.
+type delayed struct {
+	workqueue.TypedRateLimitingInterface[reconcile.Request]
+	after time.Duration
+}
+
+func (d delayed) Add(r reconcile.Request) { d.AddAfter(r, d.after) }

@@ -1,0 +1,65 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package config
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/workqueue"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
+)
+
+// queue records what was added, and when.
+type queue struct {
+	workqueue.TypedRateLimitingInterface[reconcile.Request]
+	added []string
+}
+
+func (q *queue) Add(r reconcile.Request) { q.added = append(q.added, r.String()+" now") }
+
+func (q *queue) AddAfter(r reconcile.Request, d time.Duration) {
+	q.added = append(q.added, r.String()+" after "+d.String())
+}
+
+// TestCoalesced: a usage's changes enqueue its config after coalesce, never
+// at once, so that the queue keeps one reconcile of it for a flood.
+func TestCoalesced(t *testing.T) {
+	u := &v1alpha1.ProviderConfigUsage{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "u"}}
+	u.SetProviderConfigReference(xpv2.ProviderConfigReference{Kind: v1alpha1.ClusterProviderConfigKind, Name: "shared"})
+	h := coalesced{EventHandler: &resource.EnqueueRequestForProviderConfig{Kind: v1alpha1.ClusterProviderConfigKind}, after: coalesce}
+	q := &queue{}
+	ctx := context.Background()
+	h.Create(ctx, event.CreateEvent{Object: u}, q)
+	h.Delete(ctx, event.DeleteEvent{Object: u}, q)
+	want := []string{
+		reconcile.Request{NamespacedName: types.NamespacedName{Name: "shared"}}.String() + " after 2s",
+		reconcile.Request{NamespacedName: types.NamespacedName{Name: "shared"}}.String() + " after 2s",
+	}
+	if diff := cmp.Diff(want, q.added); diff != "" {
+		t.Errorf("-want, +got:\n%s", diff)
+	}
+}
