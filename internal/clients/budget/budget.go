@@ -213,36 +213,31 @@ func (b *Budgets) Reserve(r Reservation, soon time.Duration) time.Duration {
 			floor = later(floor, b.bucket(r.Scope, r.Region, op).changesUntil(now))
 		}
 	}
-	bks := make([]*bucket, 0, len(r.Ops))
-	for _, op := range r.Ops {
-		bks = append(bks, b.bucket(r.Scope, r.Region, op))
+	queue, others := b.budgetsOf(r)
+	if queue == nil {
+		return 0
 	}
 	if r.Cap > 0 {
 		// A capped namespace waits for its cap before it queues: its
 		// work stands in no one's way until the cap lets it go.
-		capAt := now
-		for _, bk := range bks {
-			capAt = later(capAt, bk.capNext(r.Namespace, now))
-		}
-		if wait := capAt.Sub(now); wait >= soon {
-			for _, bk := range bks {
-				bk.turns[r.Class].remove(k)
-			}
+		if wait := queue.capNext(r.Namespace, now).Sub(now); wait >= soon {
+			queue.turns[r.Class].remove(k)
 			return wait
 		}
 	}
-	at := floor
-	for _, bk := range bks {
-		at = later(at, bk.turn(now, floor, r.Class, k, max(1, r.Weight)))
+	at := later(floor, queue.turn(now, floor, r.Class, k, max(1, r.Weight)))
+	for _, bk := range others {
+		at = later(at, later(bk.next, floor))
 	}
 	wait := at.Sub(now)
-	for _, bk := range bks {
-		if wait < soon {
-			bk.claim(now, r.Class, k)
-			bk.spendCap(r.Namespace, r.Cap, now)
-			continue
-		}
-		bk.turns[r.Class].promise(k, at)
+	if wait >= soon {
+		queue.turns[r.Class].promise(k, at)
+		return wait
+	}
+	queue.claim(now, r.Class, k)
+	queue.spendCap(r.Namespace, r.Cap, now)
+	for _, bk := range others {
+		bk.claim(now, r.Class, k)
 	}
 	return wait
 }
@@ -255,11 +250,43 @@ func (b *Budgets) Take(r Reservation) {
 	k := b.key(r)
 	b.sched.Lock()
 	defer b.sched.Unlock()
-	for _, op := range r.Ops {
-		bk := b.bucket(r.Scope, r.Region, op)
-		bk.claim(now, r.Class, k)
-		bk.spendCap(r.Namespace, r.Cap, now)
+	queue, others := b.budgetsOf(r)
+	if queue == nil {
+		return
 	}
+	queue.claim(now, r.Class, k)
+	queue.spendCap(r.Namespace, r.Cap, now)
+	for _, bk := range others {
+		bk.claim(now, r.Class, k)
+	}
+}
+
+// budgetsOf returns the budget a reservation takes its turn in (queue), the
+// one of its operations whose rate is lowest (the first of those), and the
+// budgets of its other operations, whose next free slot it waits for and
+// takes when it goes. A reservation queues in one budget only: one queued
+// in two could stand before another in one and behind it in the other (their
+// namespaces began to wait in a different order in each), and the two would
+// wait for each other for ever. queue is nil for a reservation of no
+// operation.
+func (b *Budgets) budgetsOf(r Reservation) (queue *bucket, others []*bucket) {
+	if len(r.Ops) == 0 {
+		return nil, nil
+	}
+	binding := 0
+	for i, op := range r.Ops {
+		if b.quotas.Rate(op) < b.quotas.Rate(r.Ops[binding]) {
+			binding = i
+		}
+	}
+	for i, op := range r.Ops {
+		if i == binding {
+			queue = b.bucket(r.Scope, r.Region, op)
+			continue
+		}
+		others = append(others, b.bucket(r.Scope, r.Region, op))
+	}
+	return queue, others
 }
 
 // Cancel gives up r's turn: the reconcile will not come for it.
@@ -270,8 +297,8 @@ func (b *Budgets) Cancel(r Reservation) {
 	k := b.key(r)
 	b.sched.Lock()
 	defer b.sched.Unlock()
-	for _, op := range r.Ops {
-		b.bucket(r.Scope, r.Region, op).turns[r.Class].remove(k)
+	if queue, _ := b.budgetsOf(r); queue != nil {
+		queue.turns[r.Class].remove(k)
 	}
 }
 
