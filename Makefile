@@ -26,7 +26,7 @@ TEST_FLAGS    ?= -count=1 -p 1
 export KUBEBUILDER_ASSETS := $(CONTROLPLANE)
 
 
-.PHONY: all generate build controlplane controlplane-run test test.unit test.integration test.integration.build test.e2e test.package test.package.run test.container test.container.run bench bench.classic chaos package-tools image xpkg lint reviewable run dev dev-down clean
+.PHONY: all generate build controlplane controlplane-run test test.unit test.integration test.integration.build test.e2e test.package test.package.run test.container test.container.run bench bench.fair bench.classic chaos package-tools image xpkg lint reviewable run dev dev-down clean
 
 all: build
 
@@ -138,7 +138,9 @@ chaos: controlplane
 ## BENCH_CROWD=1 crowds the cluster first (300 CRDs of 200 KiB, 2000 Secrets of 32 KiB) and measures
 ## idle RSS there. BENCH_MAX_RECONCILE_RATE passes --max-reconcile-rate (unset: the provider's default).
 ## Set BENCH_PER_KIND, BENCH_COUNTS (some kinds' own counts, as DeliveryStream=2000,Subscription=1000), BENCH_QUOTAS, BENCH_CROWD (0 = no crowd), BENCH_CRDS, BENCH_CRD_KIB, BENCH_SECRETS,
-## BENCH_SECRET_KIB, BENCH_LATENCY, BENCH_IDLE, BENCH_STEADY_POLLS, BENCH_KINDS (a subset, as Subscription,DeliveryStream), BENCH_MAX_RECONCILE_RATE.
+## BENCH_SECRET_KIB, BENCH_LATENCY, BENCH_IDLE, BENCH_STEADY_POLLS, BENCH_KINDS (a subset, as Subscription,DeliveryStream), BENCH_MAX_RECONCILE_RATE,
+## BENCH_ACCOUNTS (the resources spread over that many AWS accounts at one endpoint, a ClusterProviderConfig and quotas each):
+##   make bench BENCH_ACCOUNTS=10 BENCH_PER_KIND=200 BENCH_COUNTS=   (1000 over ten accounts; 1000 and 4000 per kind for 5000 and 20,000)
 BENCH_PER_KIND     ?= 667
 BENCH_COUNTS       ?= DeliveryStream=2000,Subscription=1000
 BENCH_CROWD        ?= 0
@@ -151,12 +153,35 @@ BENCH_IDLE         ?= 10s
 BENCH_STEADY_POLLS ?= 4
 BENCH_QUOTAS       ?= 1
 BENCH_MAX_RECONCILE_RATE ?=
+BENCH_ACCOUNTS     ?= 1
 bench: controlplane
 	BENCH_PER_KIND=$(BENCH_PER_KIND) BENCH_CROWD=$(BENCH_CROWD) BENCH_CRDS=$(BENCH_CRDS) BENCH_CRD_KIB=$(BENCH_CRD_KIB) \
 	BENCH_SECRETS=$(BENCH_SECRETS) BENCH_SECRET_KIB=$(BENCH_SECRET_KIB) BENCH_LATENCY=$(BENCH_LATENCY) \
 	BENCH_IDLE=$(BENCH_IDLE) BENCH_STEADY_POLLS=$(BENCH_STEADY_POLLS) BENCH_KINDS=$(BENCH_KINDS) \
-	BENCH_COUNTS=$(BENCH_COUNTS) BENCH_QUOTAS=$(BENCH_QUOTAS) BENCH_MAX_RECONCILE_RATE=$(BENCH_MAX_RECONCILE_RATE) \
+	BENCH_COUNTS=$(BENCH_COUNTS) BENCH_QUOTAS=$(BENCH_QUOTAS) BENCH_MAX_RECONCILE_RATE=$(BENCH_MAX_RECONCILE_RATE) BENCH_ACCOUNTS=$(BENCH_ACCOUNTS) \
 		$(GO) test -count=1 -tags integration -run '^$$' -bench BenchmarkScale -benchtime 1x -timeout 120m ./test/integration/scale/
+
+## bench.fair: how the provider shares one AWS account's quota between namespaces ("teams"): its binary,
+## with its own defaults, against the emulator of make bench (AWS's published quotas enforced), every
+## DeliveryStream on one ClusterProviderConfig. Namespace quiet's create, tag change and delete, timed
+## alone, then 15 s into a flood of BENCH_FAIR_FLOOD creates in namespace noisy and into a change of all
+## of them (quiet within 10 s of alone; noisy's flood within 1.15 x the AWS bound; no throttled answer),
+## and (its change) beside BENCH_FAIR_STUCK deletions held by an invalid deletion policy; then ten
+## namespaces apply BENCH_FAIR_TEN streams each at once ((max - min) / mean of their times to Ready at
+## most 0.2). Prints the tables and each scenario's wall time (about 20 minutes). A small run:
+##   make bench.fair BENCH_FAIR_FLOOD=100 BENCH_FAIR_STUCK=50 BENCH_FAIR_TEN=20
+## BENCH_FAIR_LOGS keeps the provider's log in a folder, BENCH_FAIR_DEBUG=1 makes it log at debug level;
+## BENCH_LATENCY, BENCH_QUOTAS and BENCH_MAX_RECONCILE_RATE as for make bench.
+BENCH_FAIR_FLOOD ?= 1000
+BENCH_FAIR_STUCK ?= 500
+BENCH_FAIR_TEN   ?= 100
+BENCH_FAIR_LOGS  ?=
+BENCH_FAIR_DEBUG ?=
+bench.fair: controlplane
+	BENCH_FAIR_FLOOD=$(BENCH_FAIR_FLOOD) BENCH_FAIR_STUCK=$(BENCH_FAIR_STUCK) BENCH_FAIR_TEN=$(BENCH_FAIR_TEN) \
+	BENCH_FAIR_LOGS=$(BENCH_FAIR_LOGS) BENCH_FAIR_DEBUG=$(BENCH_FAIR_DEBUG) BENCH_LATENCY=$(BENCH_LATENCY) BENCH_QUOTAS=$(BENCH_QUOTAS) \
+	BENCH_MAX_RECONCILE_RATE=$(BENCH_MAX_RECONCILE_RATE) \
+		$(GO) test -count=1 -tags integration -run '^$$' -bench BenchmarkFairShare -benchtime 1x -timeout 90m ./test/integration/scale/
 
 ## bench.classic: this provider beside the classic crossplane-contrib/provider-aws, each alone with its
 ## default flags on a crowded cluster of its own (300 CRDs of 200 KiB, 2000 Secrets of 32 KiB), on the
