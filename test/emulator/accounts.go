@@ -18,7 +18,6 @@ package emulator
 
 import (
 	"fmt"
-	"maps"
 	"net/http"
 	"regexp"
 )
@@ -113,19 +112,5 @@ func (a *Accounts) Outcomes() map[string]map[string]int {
 			}
 		}
 	})
-	return out
-}
-
-// Creations lists the creations of every account, account by account.
-func (a *Accounts) Creations() []Creation {
-	var out []Creation
-	a.each(func(s *Server) { out = append(out, s.Creations()...) })
-	return out
-}
-
-// CallsByKey sums the calls of every account by access key.
-func (a *Accounts) CallsByKey() map[string]int {
-	out := map[string]int{}
-	a.each(func(s *Server) { maps.Copy(out, s.CallsByKey()) })
 	return out
 }
