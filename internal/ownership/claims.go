@@ -153,6 +153,11 @@ type Claim struct {
 	// HandedTo is the namespace an admin handed a Retained claim's
 	// resource to (AnnotationHandedTo); "" when none.
 	HandedTo string
+
+	// lease is the claim as the API server last answered it (never the
+	// cache's, which keeps only part of it), so that its holder changes
+	// its purpose without reading it again.
+	lease *coordinationv1.Lease
 }
 
 // Claims reads and writes the ownership claims of one kind.
@@ -243,7 +248,7 @@ func (c *Claims) Take(ctx context.Context, id Identity, holder Owner, uid types.
 		l := c.lease(id, holder, uid, purpose)
 		err := c.write.Create(ctx, l)
 		if err == nil {
-			return claimOf(l), nil
+			return claimAnswered(l), nil
 		}
 		if !kerrors.IsAlreadyExists(err) {
 			return nil, errors.Wrap(err, errCreateClaim)
@@ -255,7 +260,7 @@ func (c *Claims) Take(ctx context.Context, id Identity, holder Owner, uid types.
 			}
 			return nil, errors.Wrap(err, errGetClaim)
 		}
-		got := claimOf(existing)
+		got := claimAnswered(existing)
 		if got.Holder == uid {
 			return got, nil
 		}
@@ -274,7 +279,22 @@ func (c *Claims) Take(ctx context.Context, id Identity, holder Owner, uid types.
 }
 
 // Repurpose records that holder, which holds id, now holds it for purpose.
-func (c *Claims) Repurpose(ctx context.Context, id Identity, uid types.UID, purpose Purpose) error {
+// held is the claim as the holder last had it, or nil: a claim unchanged
+// since is written at once, one the cache was behind on or that changed
+// meanwhile is read from the API server first.
+func (c *Claims) Repurpose(ctx context.Context, id Identity, uid types.UID, purpose Purpose, held *Claim) error {
+	if held != nil && held.lease != nil && held.Holder == uid {
+		l := held.lease.DeepCopy()
+		l.Annotations[annotationPurpose] = string(purpose)
+		err := c.write.Update(ctx, l)
+		if err == nil {
+			held.lease, held.Purpose = l, purpose
+			return nil
+		}
+		if !kerrors.IsConflict(err) {
+			return errors.Wrap(err, errCreateClaim)
+		}
+	}
 	l := &coordinationv1.Lease{}
 	if err := c.live.Get(ctx, types.NamespacedName{Namespace: c.namespace, Name: claimName(id)}, l); err != nil {
 		return errors.Wrap(err, errGetClaim)
@@ -486,5 +506,12 @@ func claimOf(l *coordinationv1.Lease) *Claim {
 		ns, name, _ := strings.Cut(nn, "/")
 		cl.Owner = Owner{Kind: kind, Namespace: ns, Name: name}
 	}
+	return cl
+}
+
+// claimAnswered is the claim of a Lease the API server answered with, whole.
+func claimAnswered(l *coordinationv1.Lease) *Claim {
+	cl := claimOf(l)
+	cl.lease = l
 	return cl
 }

@@ -17,10 +17,17 @@ limitations under the License.
 package ownership
 
 import (
+	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+
+	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 )
 
 // TestClaimNames: a claim on AWS's own endpoint keeps the name it had before
@@ -43,5 +50,105 @@ func TestClaimNames(t *testing.T) {
 	}
 	if got["tenant"] == got["aws"] || got["tenant"] == got["other"] {
 		t.Errorf("endpoints share a claim: %v", got)
+	}
+}
+
+// TestRepurposeHeld: a claim the holder took in this reconcile changes its
+// purpose with one write and no read; one changed meanwhile, or not held as
+// answered, is read first, and one another object took is not written.
+func TestRepurposeHeld(t *testing.T) {
+	teamA := named("team-a", "orders")
+	cases := map[string]struct {
+		held    bool
+		between func(t *testing.T, kube client.Client) // after the Take, before the Repurpose
+		err     bool
+		want    []string // the requests, after the Take's
+		purpose Purpose
+	}{
+		"HeldAsAnswered": {
+			held:    true,
+			want:    []string{"update"},
+			purpose: Created,
+		},
+		"NotHeld": {
+			want:    []string{"get", "update"},
+			purpose: Created,
+		},
+		"ChangedMeanwhile": {
+			held: true,
+			between: func(t *testing.T, kube client.Client) {
+				t.Helper()
+				l := &coordinationv1.Lease{}
+				if err := kube.Get(context.Background(), client.ObjectKey{Namespace: "provider", Name: claimName(ordersID)}, l); err != nil {
+					t.Fatal(err)
+				}
+				l.Annotations[AnnotationHandedTo] = "team-b"
+				if err := kube.Update(context.Background(), l); err != nil {
+					t.Fatal(err)
+				}
+			},
+			want:    []string{"update", "get", "update"},
+			purpose: Created,
+		},
+		"TakenByAnother": {
+			held: true,
+			between: func(t *testing.T, kube client.Client) {
+				t.Helper()
+				l := &coordinationv1.Lease{}
+				if err := kube.Get(context.Background(), client.ObjectKey{Namespace: "provider", Name: claimName(ordersID)}, l); err != nil {
+					t.Fatal(err)
+				}
+				l.Labels[LabelHolder] = "another"
+				if err := kube.Update(context.Background(), l); err != nil {
+					t.Fatal(err)
+				}
+			},
+			err:     true,
+			want:    []string{"update", "get"},
+			purpose: ToCreate,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var requests []string
+			counting := false
+			kube := fake.NewClientBuilder().WithInterceptorFuncs(interceptor.Funcs{
+				Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, o client.Object, opts ...client.GetOption) error {
+					if counting {
+						requests = append(requests, "get")
+					}
+					return c.Get(ctx, key, o, opts...)
+				},
+				Update: func(ctx context.Context, c client.WithWatch, o client.Object, opts ...client.UpdateOption) error {
+					if counting {
+						requests = append(requests, "update")
+					}
+					return c.Update(ctx, o, opts...)
+				},
+			}).Build()
+			c := NewClaims("provider", streamKind, func() client.Object { return &v1alpha1.DeliveryStream{} }, kube, kube, kube)
+			cl, err := c.Take(context.Background(), ordersID, OwnerFor(streamKind, teamA), teamA.GetUID(), ToCreate)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.between != nil {
+				tc.between(t, kube)
+			}
+			counting = true
+			if !tc.held {
+				cl = nil
+			}
+			err = c.Repurpose(context.Background(), ordersID, teamA.GetUID(), Created, cl)
+			if (err != nil) != tc.err {
+				t.Errorf("Repurpose(...): error %v, want an error: %t", err, tc.err)
+			}
+			if diff := cmp.Diff(tc.want, requests); diff != "" {
+				t.Errorf("requests: -want, +got:\n%s", diff)
+			}
+			counting = false
+			if diff := cmp.Diff(tc.purpose, purposeOf(t, kube)); diff != "" {
+				t.Errorf("the claim's purpose: -want, +got:\n%s", diff)
+			}
+		})
 	}
 }

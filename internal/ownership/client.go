@@ -202,6 +202,8 @@ type Client[MR Object[MR]] struct {
 	// claimed is true once this reconcile's Observe claimed the identity;
 	// lookSkipped when it created first (CreatesFirst) and made no look.
 	claimed, lookSkipped bool
+	// held is the claim this reconcile took or found its own, as written.
+	held *Claim
 	adopting             *tags.Service
 }
 
@@ -439,7 +441,7 @@ func (c *Client[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreatio
 		// before anything else can fail, so that no later reconcile
 		// takes what exists for the work of the create this object has
 		// now recorded.
-		if err := c.kind.Claims.Repurpose(ctx, c.identity(mg), mg.GetUID(), Refused); err != nil {
+		if err := c.kind.Claims.Repurpose(ctx, c.identity(mg), mg.GetUID(), Refused, c.held); err != nil {
 			return managed.ExternalCreation{}, err
 		}
 	}
@@ -527,7 +529,7 @@ func (c *Client[MR]) madeNothing(ctx context.Context, mg MR, createErr error) er
 	if c.kind.Tagged {
 		return createErr
 	}
-	if err := c.kind.Claims.Repurpose(ctx, c.identity(mg), mg.GetUID(), Refused); err != nil {
+	if err := c.kind.Claims.Repurpose(ctx, c.identity(mg), mg.GetUID(), Refused, c.held); err != nil {
 		return afterCreate(createErr, errors.Wrap(err, errRecordMadeNothing))
 	}
 	return createErr
@@ -577,12 +579,12 @@ func (c *Client[MR]) claim(ctx context.Context, mg MR, purpose Purpose) (*Owner,
 	if cl.Holder != mg.GetUID() {
 		return &cl.Owner, nil
 	}
-	c.claimed = true
+	c.claimed, c.held = true, cl
 	if cl.Purpose != purpose && (cl.Purpose == ToCreate || cl.Purpose == Refused || cl.Purpose == Created) {
 		// Held for a create that did not make what exists, after a
 		// create AWS refused, or for a resource that is gone: for the
 		// create that follows now.
-		return nil, c.kind.Claims.Repurpose(ctx, c.identity(mg), mg.GetUID(), purpose)
+		return nil, c.kind.Claims.Repurpose(ctx, c.identity(mg), mg.GetUID(), purpose, cl)
 	}
 	return nil, nil
 }
@@ -592,7 +594,7 @@ func (c *Client[MR]) confirm(ctx context.Context, mg MR) error {
 	if c.kind.Identity(mg) == "" {
 		return nil
 	}
-	return c.kind.Claims.Repurpose(ctx, c.identity(mg), mg.GetUID(), Created)
+	return c.kind.Claims.Repurpose(ctx, c.identity(mg), mg.GetUID(), Created, c.held)
 }
 
 // confirmed confirms the create the decision found the work of.

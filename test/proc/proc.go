@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -229,4 +230,66 @@ func (s *Sampler) Finish() (float64, error) {
 	s.once.Do(func() { close(s.stop) })
 	<-s.done
 	return s.max, s.err
+}
+
+// MachineBusySeconds is the CPU time all of the machine's cores have spent
+// busy since boot, from /proc/stat: what the benchmarks compare with the
+// cores' time to tell when the CPU, not AWS, sets the pace.
+func MachineBusySeconds() (float64, error) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, err
+	}
+	return StatBusySeconds(b)
+}
+
+// StatBusySeconds reads the first line of /proc/stat, "cpu  user nice
+// system idle iowait irq softirq steal ...", in clock ticks, and returns the
+// seconds of every state but idle and iowait.
+func StatBusySeconds(stat []byte) (float64, error) {
+	line, _, _ := bytes.Cut(stat, []byte("\n"))
+	fs := strings.Fields(string(line))
+	if len(fs) < 9 || fs[0] != "cpu" {
+		return 0, fmt.Errorf("/proc/stat: first line %q, want cpu and at least 8 counts", line)
+	}
+	var busy uint64
+	for i, f := range fs[1:9] {
+		n, err := strconv.ParseUint(f, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("/proc/stat: %w", err)
+		}
+		if i != 3 && i != 4 { // idle, iowait
+			busy += n
+		}
+	}
+	return float64(busy) / clkTck, nil
+}
+
+// CPUSecondsOf sums the CPU time of the processes whose command is comm,
+// as kube-apiserver or etcd.
+func CPUSecondsOf(comm string) (float64, error) {
+	dirs, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0, err
+	}
+	sum := 0.0
+	for _, d := range dirs {
+		if _, err := strconv.Atoi(d.Name()); err != nil {
+			continue
+		}
+		name, err := os.ReadFile(filepath.Join("/proc", d.Name(), "comm"))
+		if err != nil || strings.TrimSpace(string(name)) != comm {
+			continue // gone, or another command
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		s, err := StatCPUSeconds(stat)
+		if err != nil {
+			return 0, err
+		}
+		sum += s
+	}
+	return sum, nil
 }

@@ -47,3 +47,30 @@ func TestStatCPUSeconds(t *testing.T) {
 		})
 	}
 }
+
+func TestStatBusySeconds(t *testing.T) {
+	cases := map[string]struct {
+		stat    string
+		want    float64
+		wantErr bool
+	}{
+		"IdleAndIOWaitLeftOut": {
+			stat: "cpu  1000 100 300 9000 500 20 30 50 0 0\ncpu0 500 50 150 4500 250 10 15 25 0 0\n",
+			want: 15,
+		},
+		"NotTheCPULine": {stat: "intr 1 2 3 4 5 6 7 8 9", wantErr: true},
+		"TooFewCounts":  {stat: "cpu  1 2 3", wantErr: true},
+		"NotANumber":    {stat: "cpu  1 2 3 x 5 6 7 8", wantErr: true},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, err := StatBusySeconds([]byte(tc.stat))
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("StatBusySeconds(...): error %v, want error: %t", err, tc.wantErr)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("StatBusySeconds(...): -want, +got:\n%s", diff)
+			}
+		})
+	}
+}

@@ -30,9 +30,11 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
@@ -79,9 +81,27 @@ func setupOne(mgr ctrl.Manager, o controller.Options, kind string, of client.Obj
 	return ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WithOptions(o.ForControllerRuntime()).
-		For(of).
+		For(of, builder.WithPredicates(specOrDeletion{})).
 		Watches(&v1alpha1.ProviderConfigUsage{}, coalesced{EventHandler: &resource.EnqueueRequestForProviderConfig{Kind: kind}, after: coalesce}).
 		Complete(rec)
+}
+
+// specOrDeletion passes a config's changes that its reconcile acts on: its
+// spec (a new generation) and its deletion. Not its status, which the
+// reconcile itself writes with each new count of users: during a flood of
+// new objects each such write would reconcile the config again at once,
+// list its usages, count a few more and write again, as fast as the API
+// server answers, for as long as the flood lasts.
+type specOrDeletion struct {
+	predicate.Funcs
+}
+
+func (specOrDeletion) Update(e event.UpdateEvent) bool {
+	if e.ObjectOld == nil || e.ObjectNew == nil {
+		return true
+	}
+	return e.ObjectOld.GetGeneration() != e.ObjectNew.GetGeneration() ||
+		e.ObjectOld.GetDeletionTimestamp().IsZero() != e.ObjectNew.GetDeletionTimestamp().IsZero()
 }
 
 // coalesce is how long a config's reconcile waits after a usage of it

@@ -63,3 +63,34 @@ func TestCoalesced(t *testing.T) {
 		t.Errorf("-want, +got:\n%s", diff)
 	}
 }
+
+// TestSpecOrDeletion: a config is reconciled again for a change of its spec
+// or its deletion, never for the status its own reconcile writes.
+func TestSpecOrDeletion(t *testing.T) {
+	config := func(generation int64, users int64, deleted bool) *v1alpha1.ClusterProviderConfig {
+		pc := &v1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "team-a", Generation: generation}}
+		pc.Status.Users = users
+		if deleted {
+			now := metav1.Now()
+			pc.DeletionTimestamp = &now
+		}
+		return pc
+	}
+	cases := map[string]struct {
+		old, new *v1alpha1.ClusterProviderConfig
+		want     bool
+	}{
+		"UsersCounted":      {old: config(1, 10, false), new: config(1, 12, false), want: false},
+		"SpecChanged":       {old: config(1, 10, false), new: config(2, 10, false), want: true},
+		"Deleted":           {old: config(1, 10, false), new: config(1, 10, true), want: true},
+		"CountedInDeletion": {old: config(1, 10, true), new: config(1, 9, true), want: false},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := specOrDeletion{}.Update(event.UpdateEvent{ObjectOld: tc.old, ObjectNew: tc.new})
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("Update(...): -want, +got:\n%s", diff)
+			}
+		})
+	}
+}

@@ -126,7 +126,8 @@ func (r secretProtection) read(ctx context.Context, kind string, nn types.Namesp
 		c.spec = pc.Spec.ProviderConfigSpec
 	}
 	usages := &v1alpha1.ProviderConfigUsageList{}
-	opts := []client.ListOption{client.MatchingLabels{xpv2.LabelKeyProviderName: nn.Name, xpv2.LabelKeyProviderKind: kind}}
+	// Only counted: the cache's own objects serve, uncopied.
+	opts := []client.ListOption{client.MatchingLabels{xpv2.LabelKeyProviderName: nn.Name, xpv2.LabelKeyProviderKind: kind}, client.UnsafeDisableDeepCopy}
 	if nn.Namespace != "" {
 		opts = append(opts, client.InNamespace(nn.Namespace))
 	}

@@ -49,3 +49,18 @@ func (c metadataFromCache) Get(ctx context.Context, key client.ObjectKey, obj cl
 	}
 	return c.Client.Get(ctx, key, obj, o...)
 }
+
+// ListsWithoutCopies returns c, except that its List hands out the cache's
+// own objects rather than copies of them: for a reader that lists a whole
+// kind often and changes nothing it lists, as crossplane-runtime's state
+// metrics do every few seconds. Copying every object of a kind on each such
+// list would cost as much CPU and garbage as the objects themselves.
+func ListsWithoutCopies(c client.Client) client.Client {
+	return readOnlyLists{Client: c}
+}
+
+type readOnlyLists struct{ client.Client }
+
+func (c readOnlyLists) List(ctx context.Context, l client.ObjectList, o ...client.ListOption) error {
+	return c.Client.List(ctx, l, append(o, client.UnsafeDisableDeepCopy)...)
+}

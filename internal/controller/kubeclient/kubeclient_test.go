@@ -18,6 +18,7 @@ package kubeclient
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -27,6 +28,7 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 )
 
 // TestMetadataFromCache: a metadata read goes to the cache, any other read
@@ -59,5 +61,37 @@ func TestMetadataFromCache(t *testing.T) {
 	got["object"] = full.Labels["from"]
 	if diff := cmp.Diff(map[string]string{"metadata": "cache", "object": "api-server"}, got); diff != "" {
 		t.Errorf("where each read went: -want, +got:\n%s", diff)
+	}
+}
+
+// TestListsWithoutCopies: every List asks the cache for its own objects,
+// keeping the caller's options; a Get is left as it was.
+func TestListsWithoutCopies(t *testing.T) {
+	var got []string
+	record := func(o []client.ListOption) {
+		lo := &client.ListOptions{}
+		lo.ApplyOptions(o)
+		got = append(got, fmt.Sprintf("namespace %q, no copies %v", lo.Namespace, lo.UnsafeDisableDeepCopy != nil && *lo.UnsafeDisableDeepCopy))
+	}
+	inner := fake.NewClientBuilder().WithInterceptorFuncs(interceptor.Funcs{
+		List: func(ctx context.Context, c client.WithWatch, l client.ObjectList, o ...client.ListOption) error {
+			record(o)
+			return c.List(ctx, l, o...)
+		},
+	}).Build()
+	c := ListsWithoutCopies(inner)
+	ctx := context.Background()
+	if err := c.List(ctx, &corev1.SecretList{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.List(ctx, &corev1.SecretList{}, client.InNamespace("team-a")); err != nil {
+		t.Fatal(err)
+	}
+	if err := inner.List(ctx, &corev1.SecretList{}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`namespace "", no copies true`, `namespace "team-a", no copies true`, `namespace "", no copies false`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the lists' options: -want, +got:\n%s", diff)
 	}
 }

@@ -108,7 +108,8 @@ type Kind[MR Object[MR]] struct {
 	// SentAnnotations are the annotations the kind writes to remember what
 	// it sent to AWS: writing them reconciles nothing again.
 	SentAnnotations []string
-	// List is an empty list of the kind, for its state metrics.
+	// List is an empty list of the kind: a template, which whoever lists
+	// copies first, so that it stays empty.
 	List resource.ManagedList
 	// ObserveCalls are the AWS operations the kind's Observe calls for a
 	// resource through the session of its provider config (whose default
@@ -203,7 +204,7 @@ func (k Kind[MR]) ownership(mgr ctrl.Manager, o controller.Options, namespace st
 		AlreadyExists: k.AlreadyExists,
 		Where:         k.Where,
 		Tagged:        k.Tagged,
-		List:          k.List,
+		List:          k.emptyList(),
 		Claims: ownership.NewClaims(namespace, k.GroupVersionKind.GroupKind(), func() client.Object { return k.newObject() },
 			mgr.GetCache(), mgr.GetAPIReader(), mgr.GetClient()),
 		Objects:          mgr.GetCache(),
@@ -226,4 +227,13 @@ func (k Kind[MR]) ownership(mgr ctrl.Manager, o controller.Options, namespace st
 
 func (k Kind[MR]) newObject() MR {
 	return k.Object.DeepCopyObject().(MR) //nolint:forcetypeassert // a copy of its own type
+}
+
+// emptyList is a list of the kind of its own, copied from the template.
+func (k Kind[MR]) emptyList() client.ObjectList {
+	if k.List == nil {
+		return nil
+	}
+	l, _ := k.List.DeepCopyObject().(client.ObjectList)
+	return l
 }

@@ -328,7 +328,14 @@ func (p *path[MR]) stateMetrics() error {
 	if m == nil || m.MRStateMetrics == nil || p.kind.List == nil {
 		return nil
 	}
-	return p.mgr.Add(statemetrics.NewMRStateRecorder(p.kube, p.o.Logger, m.MRStateMetrics, p.kind.List, m.PollStateMetricInterval))
+	// The recorder lists the whole kind into the list it is given, every
+	// interval: a list of its own, never the kind's template, which others
+	// copy. It reads conditions only, so the cache's objects serve it uncopied.
+	own, ok := p.kind.emptyList().(resource.ManagedList)
+	if !ok {
+		return nil
+	}
+	return p.mgr.Add(statemetrics.NewMRStateRecorder(kubeclient.ListsWithoutCopies(p.mgr.GetClient()), p.o.Logger, m.MRStateMetrics, own, m.PollStateMetricInterval))
 }
 
 // polling is how the next poll of a resource is timed.

@@ -25,6 +25,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -173,6 +174,59 @@ type figures struct {
 	steadyCallsByOp           map[string]int
 	deferredSteady            float64
 	steadySecretGets          int // -1 when the API server's metrics could not be read
+	kubeRequests              map[string]float64 // the provider's API-server requests until Ready, per method
+	cpuUntilReady             cpuUse             // from the first create to all Ready
+}
+
+// cpuUse is the CPU seconds the machine's cores were busy, and those of the
+// processes that share them.
+type cpuUse struct {
+	machine, provider, apiserver, etcd float64
+}
+
+// cpuNow reads the CPU seconds spent so far.
+func cpuNow(p *process) (cpuUse, error) {
+	var u cpuUse
+	var err error
+	if u.machine, err = proc.MachineBusySeconds(); err != nil {
+		return u, err
+	}
+	if u.provider, err = p.CPUSeconds(); err != nil {
+		return u, err
+	}
+	if u.apiserver, err = proc.CPUSecondsOf("kube-apiserver"); err != nil {
+		return u, err
+	}
+	u.etcd, err = proc.CPUSecondsOf("etcd")
+	return u, err
+}
+
+func (u cpuUse) minus(v cpuUse) cpuUse {
+	return cpuUse{machine: u.machine - v.machine, provider: u.provider - v.provider, apiserver: u.apiserver - v.apiserver, etcd: u.etcd - v.etcd}
+}
+
+// cpuBound is the least time the machine's cores need for the CPU work the
+// load took: where it is near the time to Ready, the cores set the pace.
+func (f *figures) cpuBound() time.Duration {
+	return time.Duration(f.cpuUntilReady.machine / float64(runtime.NumCPU()) * float64(time.Second))
+}
+
+// byMethod sums a counter's lines per value of their method label, as
+// client-go's rest_client_requests_total{code,host,method}.
+func byMethod(text, prefix string) map[string]float64 {
+	out := map[string]float64{}
+	for _, line := range strings.Split(text, "\n") {
+		if !strings.HasPrefix(line, prefix) {
+			continue
+		}
+		_, rest, ok := strings.Cut(line, `method="`)
+		if !ok {
+			continue
+		}
+		method, _, _ := strings.Cut(rest, `"`)
+		out[method] += metricSum(line, prefix)
+	}
+	return out
 }
 
 // last holds the figures of the one run, reported again if the benchmark is
@@ -344,6 +398,10 @@ func run(b *testing.B) *figures {
 	smp := proc.SampleRSS(p.Process, 250*time.Millisecond)
 	defer smp.Finish() // stops it on failures; the figures read it below
 	em.ResetCalls()
+	cpuAtFirstCreate, err := cpuNow(p)
+	if err != nil {
+		b.Fatal(err)
+	}
 	firstCreate := time.Now()
 	// Throttled answers after the first minute: counted from a snapshot
 	// taken then, and across the reset of the counts at the steady state.
@@ -369,6 +427,11 @@ func run(b *testing.B) *figures {
 			f.readyTime = time.Since(firstCreate)
 			f.callsUntilReady = em.Calls()
 			f.writesUntilReady = writes.snapshot()
+			atReady, err := cpuNow(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			f.cpuUntilReady = atReady.minus(cpuAtFirstCreate)
 			break
 		}
 		if err := p.Alive(); err != nil {
@@ -400,6 +463,10 @@ func run(b *testing.B) *figures {
 	}
 	f.reconcilesUntilReady = reconciles - baseReconciles
 	f.ranUntilReady = metricSum(text, "provider_aws_services_reconciles_total{") - baseRan
+	f.kubeRequests = byMethod(text, "rest_client_requests_total{")
+	for method, n := range byMethod(base, "rest_client_requests_total{") {
+		f.kubeRequests[method] -= n
+	}
 	f.deferredUntilReady = metricSum(text, "provider_aws_services_deferred_changes_total{") + metricSum(text, "provider_aws_services_deferred_polls_total{")
 	if f.heapReady, err = gauge(text, "go_memstats_heap_inuse_bytes"); err != nil {
 		b.Fatal(err)
@@ -465,6 +532,32 @@ func run(b *testing.B) *figures {
 	return f
 }
 
+// binding names the larger of the AWS and CPU bounds.
+func (f *figures) binding() string {
+	if f.cpuBound() > f.awsBound().time() {
+		return "the CPU's"
+	}
+	return "AWS's"
+}
+
+// kubeRequestsText is the provider's API-server requests per resource, in
+// all and per method.
+func (f *figures) kubeRequestsText() string {
+	resources := float64(f.resources())
+	methods := make([]string, 0, len(f.kubeRequests))
+	total := 0.0
+	for m, n := range f.kubeRequests {
+		methods = append(methods, m)
+		total += n
+	}
+	slices.Sort(methods)
+	parts := make([]string, 0, len(methods))
+	for _, m := range methods {
+		parts = append(parts, fmt.Sprintf("%s %.2f", m, f.kubeRequests[m]/resources))
+	}
+	return fmt.Sprintf("%.2f (%s)", total/resources, strings.Join(parts, ", "))
+}
+
 // isRead says whether an operation, named "service:Operation", only reads.
 func isRead(op string) bool {
 	_, name, _ := strings.Cut(op, ":")
@@ -523,6 +616,8 @@ func (f *figures) report(b *testing.B) {
 	b.ReportMetric(f.readyTime.Seconds(), "ready-s")
 	b.ReportMetric(f.awsBound().time().Seconds(), "aws-bound-s")
 	b.ReportMetric(f.readyTime.Seconds()/f.awsBound().time().Seconds(), "ready/aws-bound")
+	b.ReportMetric(f.cpuBound().Seconds(), "cpu-bound-s")
+	b.ReportMetric(f.readyTime.Seconds()/max(f.awsBound().time(), f.cpuBound()).Seconds(), "ready/larger-bound")
 	if f.bound > 0 {
 		b.ReportMetric(f.bound.Seconds(), "bound-s")
 		b.ReportMetric(f.readyTime.Seconds()/f.bound.Seconds(), "ready/bound")
@@ -626,6 +721,12 @@ func (f *figures) print() {
 	bound := f.awsBound()
 	fmt.Fprintf(&w, "| AWS bound: the longest any budget takes for the load's calls | %s (%s: %d calls at %s) |\n", minutes(bound.time()), bound.op, bound.calls, perSecond(bound.rate))
 	fmt.Fprintf(&w, "| time to Ready / AWS bound | %.2f |\n", f.readyTime.Seconds()/bound.time().Seconds())
+	cpu := f.cpuUntilReady
+	fmt.Fprintf(&w, "| CPU bound: the machine's busy CPU seconds from the first create to all Ready ÷ %d cores | %s (%.0f CPU s) |\n", runtime.NumCPU(), minutes(f.cpuBound()), cpu.machine)
+	fmt.Fprintf(&w, "| time to Ready / the larger bound (%s) | %.2f |\n", f.binding(), f.readyTime.Seconds()/max(bound.time(), f.cpuBound()).Seconds())
+	fmt.Fprintf(&w, "| CPU ms per resource until Ready: machine / provider / kube-apiserver / etcd | %.1f / %.1f / %.1f / %.1f |\n",
+		1000*cpu.machine/resources, 1000*cpu.provider/resources, 1000*cpu.apiserver/resources, 1000*cpu.etcd/resources)
+	fmt.Fprintf(&w, "| the provider's API-server requests per resource until Ready (client-go's rest_client_requests_total) | %s |\n", f.kubeRequestsText())
 	if f.bound > 0 {
 		_, terms := reconcilesNeeded(s.counts)
 		fmt.Fprintf(&w, "| rate bound: (%s) reconciles / %s per s | %s |\n", terms, f.flags.rate, minutes(f.bound))
