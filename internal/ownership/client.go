@@ -203,8 +203,8 @@ type Client[MR Object[MR]] struct {
 	// lookSkipped when it created first (CreatesFirst) and made no look.
 	claimed, lookSkipped bool
 	// held is the claim this reconcile took or found its own, as written.
-	held *Claim
-	adopting             *tags.Service
+	held     *Claim
+	adopting *tags.Service
 }
 
 // Wrap returns c, an external client working at a place, made to respect

@@ -173,7 +173,7 @@ type figures struct {
 	steadyLooks               map[string]float64 // looks with a look before them, per kind, in the steady window
 	steadyCallsByOp           map[string]int
 	deferredSteady            float64
-	steadySecretGets          int // -1 when the API server's metrics could not be read
+	steadySecretGets          int                // -1 when the API server's metrics could not be read
 	kubeRequests              map[string]float64 // the provider's API-server requests until Ready, per method
 	cpuUntilReady             cpuUse             // from the first create to all Ready
 }
