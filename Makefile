@@ -139,6 +139,7 @@ chaos: controlplane
 ## idle RSS there. BENCH_MAX_RECONCILE_RATE passes --max-reconcile-rate (unset: the provider's default).
 ## Set BENCH_PER_KIND, BENCH_COUNTS (some kinds' own counts, as DeliveryStream=2000,Subscription=1000), BENCH_QUOTAS, BENCH_CROWD (0 = no crowd), BENCH_CRDS, BENCH_CRD_KIB, BENCH_SECRETS,
 ## BENCH_SECRET_KIB, BENCH_LATENCY, BENCH_IDLE, BENCH_STEADY_POLLS, BENCH_KINDS (a subset, as Subscription,DeliveryStream), BENCH_MAX_RECONCILE_RATE,
+## BENCH_PROFILES (a folder: a CPU profile a minute into the load and the heap profile at all Ready, for go tool pprof),
 ## BENCH_ACCOUNTS (the resources spread over that many AWS accounts at one endpoint, a ClusterProviderConfig and quotas each):
 ##   make bench BENCH_ACCOUNTS=10 BENCH_PER_KIND=200 BENCH_COUNTS=   (1000 over ten accounts; 1000 and 4000 per kind for 5000 and 20,000)
 BENCH_PER_KIND     ?= 667

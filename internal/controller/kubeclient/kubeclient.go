@@ -20,7 +20,9 @@ package kubeclient
 import (
 	"context"
 
+	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -63,4 +65,61 @@ type readOnlyLists struct{ client.Client }
 
 func (c readOnlyLists) List(ctx context.Context, l client.ObjectList, o ...client.ListOption) error {
 	return c.Client.List(ctx, l, append(o, client.UnsafeDisableDeepCopy)...)
+}
+
+// StatusWrittenWhenChanged returns c, except that a status update that
+// would change nothing is not sent. crossplane-runtime's managed reconciler
+// updates the status after every Observe, changed or not; the API server
+// then decodes, validates and compares the whole object only to store
+// nothing. With thousands of resources polled each minute those updates
+// are most of the API server's work in steady state. An update is known to
+// change nothing when the cache holds the object at the same
+// resourceVersion with the same status; anything else is sent, and the API
+// server decides (a conflict included).
+func StatusWrittenWhenChanged(c client.Client, cached client.Reader) client.Client {
+	return statusWhenChanged{Client: c, cached: cached}
+}
+
+type statusWhenChanged struct {
+	client.Client
+	cached client.Reader
+}
+
+func (c statusWhenChanged) Status() client.SubResourceWriter {
+	return statusWriter{SubResourceWriter: c.Client.Status(), cached: c.cached}
+}
+
+type statusWriter struct {
+	client.SubResourceWriter
+	cached client.Reader
+}
+
+func (w statusWriter) Update(ctx context.Context, o client.Object, opts ...client.SubResourceUpdateOption) error {
+	if len(opts) == 0 && w.unchanged(ctx, o) {
+		return nil
+	}
+	return w.SubResourceWriter.Update(ctx, o, opts...)
+}
+
+// unchanged reports whether the cache holds o as it is, status included.
+func (w statusWriter) unchanged(ctx context.Context, o client.Object) bool {
+	was, ok := o.DeepCopyObject().(client.Object)
+	if !ok || o.GetResourceVersion() == "" {
+		return false
+	}
+	if err := w.cached.Get(ctx, client.ObjectKeyFromObject(o), was); err != nil {
+		return false
+	}
+	if was.GetUID() != o.GetUID() || was.GetResourceVersion() != o.GetResourceVersion() {
+		return false
+	}
+	now, err := runtime.DefaultUnstructuredConverter.ToUnstructured(o)
+	if err != nil {
+		return false
+	}
+	before, err := runtime.DefaultUnstructuredConverter.ToUnstructured(was)
+	if err != nil {
+		return false
+	}
+	return equality.Semantic.DeepEqual(now["status"], before["status"])
 }

@@ -95,3 +95,48 @@ func TestListsWithoutCopies(t *testing.T) {
 		t.Errorf("the lists' options: -want, +got:\n%s", diff)
 	}
 }
+
+// TestStatusWrittenWhenChanged: a status update is sent unless the cache
+// holds the object at the same version with the same status.
+func TestStatusWrittenWhenChanged(t *testing.T) {
+	s := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	pod := func(phase corev1.PodPhase) *corev1.Pod {
+		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p", UID: "uid-1"}, Status: corev1.PodStatus{Phase: phase}}
+	}
+	cases := map[string]struct {
+		change func(p *corev1.Pod)
+		opts   []client.SubResourceUpdateOption
+		want   int // status updates sent
+	}{
+		"Unchanged":      {change: func(*corev1.Pod) {}, want: 0},
+		"StatusChanged":  {change: func(p *corev1.Pod) { p.Status.Phase = corev1.PodSucceeded }, want: 1},
+		"AnotherVersion": {change: func(p *corev1.Pod) { p.ResourceVersion = "1" }, want: 1},
+		"AnotherObject":  {change: func(p *corev1.Pod) { p.UID = "uid-2" }, want: 1},
+		"WithOptions":    {change: func(*corev1.Pod) {}, opts: []client.SubResourceUpdateOption{client.DryRunAll}, want: 1},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			sent := 0
+			kube := fake.NewClientBuilder().WithScheme(s).WithObjects(pod(corev1.PodRunning)).WithStatusSubresource(&corev1.Pod{}).
+				WithInterceptorFuncs(interceptor.Funcs{
+					SubResourceUpdate: func(ctx context.Context, c client.Client, sub string, o client.Object, opts ...client.SubResourceUpdateOption) error {
+						sent++
+						return c.SubResource(sub).Update(ctx, o, opts...)
+					},
+				}).Build()
+			c := StatusWrittenWhenChanged(kube, kube)
+			p := &corev1.Pod{}
+			if err := c.Get(context.Background(), client.ObjectKey{Namespace: "ns", Name: "p"}, p); err != nil {
+				t.Fatal(err)
+			}
+			tc.change(p)
+			_ = c.Status().Update(context.Background(), p, tc.opts...)
+			if diff := cmp.Diff(tc.want, sent); diff != "" {
+				t.Errorf("status updates sent: -want, +got:\n%s", diff)
+			}
+		})
+	}
+}

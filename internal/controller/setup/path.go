@@ -266,7 +266,7 @@ func (p *path[MR]) managedReconciler() reconcile.Reconciler {
 	if p.kind.NameField != "" {
 		initializers = append(initializers, externalname.FromField(p.kind.NameField, p.kind.Name)) // 4a
 	}
-	r := managed.NewReconciler(p.mgr, resource.ManagedKind(p.kind.GroupVersionKind),
+	r := managed.NewReconciler(statusWhenChanged{p.mgr}, resource.ManagedKind(p.kind.GroupVersionKind),
 		managedoptions.For(p.mgr, p.name, p.o, p.shared.polling(),
 			managed.WithInitializers(initializers...),
 			managed.WithReferenceResolver(p.resolver), // 4b
@@ -282,6 +282,15 @@ func (p *path[MR]) managedReconciler() reconcile.Reconciler {
 		New: p.kind.newObject, Kube: p.kube, Finalizer: p.finalizer.Retaining(),
 		Released: func(mg MR) { p.observations.Forget(mg.GetUID()) },
 	})
+}
+
+// statusWhenChanged is the manager as crossplane-runtime's managed
+// reconciler sees it: its client sends no status update that would change
+// nothing, as the one after each poll of a resource that is up to date.
+type statusWhenChanged struct{ ctrl.Manager }
+
+func (m statusWhenChanged) GetClient() client.Client {
+	return kubeclient.StatusWrittenWhenChanged(m.Manager.GetClient(), m.GetCache())
 }
 
 // external builds the external clients of a session (4d, 4f), outermost

@@ -38,6 +38,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -129,7 +130,7 @@ func flagDefaults(help string) map[string]string {
 // A process is one run of the provider's binary.
 type process struct {
 	*proc.Process
-	metricsAddr string
+	metricsAddr, pprofAddr string
 }
 
 // startProvider runs the provider's binary against the control plane,
@@ -143,14 +144,19 @@ func startProvider(kubeconfig, dir string, run int, args []string) (*process, er
 		return nil, err
 	}
 	metricsAddr := "127.0.0.1:" + strconv.Itoa(port)
+	if port, err = freePort(); err != nil {
+		return nil, err
+	}
+	pprofAddr := "127.0.0.1:" + strconv.Itoa(port)
 	p, err := proc.Start(env.Binary, append([]string{
 		"--metrics-bind-address=" + metricsAddr,
+		"--pprof-bind-address=" + pprofAddr,
 		"--health-probe-bind-address=0",
 	}, args...), []string{"KUBECONFIG=" + kubeconfig}, filepath.Join(dir, fmt.Sprintf("provider-%d.log", run)))
 	if err != nil {
 		return nil, err
 	}
-	return &process{Process: p, metricsAddr: metricsAddr}, nil
+	return &process{Process: p, metricsAddr: metricsAddr, pprofAddr: pprofAddr}, nil
 }
 
 func freePort() (int, error) {
@@ -160,6 +166,43 @@ func freePort() (int, error) {
 	}
 	port := l.Addr().(*net.TCPAddr).Port //nolint:forcetypeassert // a TCP listener
 	return port, l.Close()
+}
+
+// profile writes one of the provider's pprof profiles to file.
+func (p *process) profile(file, which string) error {
+	c := http.Client{Timeout: 2 * time.Minute}
+	resp, err := c.Get("http://" + p.pprofAddr + "/debug/pprof/" + which)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: %s", which, resp.Status)
+	}
+	return os.WriteFile(file, b, 0o600)
+}
+
+// liveHeap is the provider's heap after a garbage collection (pprof's
+// heap profile runs one when asked with gc=1): what its objects hold, not
+// the garbage GOGC lets wait. It also writes the profile to file, when
+// file is not empty, for go tool pprof.
+func (p *process) liveHeap(file string) (float64, error) {
+	if file == "" {
+		file = filepath.Join(os.TempDir(), fmt.Sprintf("provider-heap-%d.pb.gz", p.Pid()))
+		defer os.Remove(file)
+	}
+	if err := p.profile(file, "heap?gc=1"); err != nil {
+		return 0, err
+	}
+	text, err := p.scrape()
+	if err != nil {
+		return 0, err
+	}
+	return gauge(text, "go_memstats_heap_alloc_bytes")
 }
 
 // scrape reads the provider's Prometheus metrics as text.

@@ -165,6 +165,7 @@ type figures struct {
 	cpu                       float64
 	steadyCPU                 float64 // CPU seconds in the steady window
 	heapIdle, heapReady       float64 // go_memstats_heap_inuse_bytes before the load and at all Ready
+	liveIdle, liveReady       float64 // the heap after a GC, before the load and at all Ready
 	metricLines               []string
 	throttledUntilReady       int
 	throttledAfterMinute      int
@@ -375,6 +376,9 @@ func run(b *testing.B) *figures {
 	if f.heapIdle, err = gauge(base, "go_memstats_heap_inuse_bytes"); err != nil {
 		b.Fatal(err)
 	}
+	if f.liveIdle, err = p.liveHeap(""); err != nil {
+		b.Fatal(err)
+	}
 	objects := make([]func() error, 0, resources)
 	for _, kind := range kinds {
 		for i := range s.counts[kind] {
@@ -413,6 +417,13 @@ func run(b *testing.B) *figures {
 		throttledAtMinute = throttled(em.Outcomes())
 	})
 	defer minute.Stop()
+	if d := os.Getenv("BENCH_PROFILES"); d != "" {
+		// A CPU profile of 30 s, a minute into the load.
+		cpuProfile := time.AfterFunc(time.Minute, func() {
+			_ = p.profile(filepath.Join(d, fmt.Sprintf("cpu-under-load-%d.pb.gz", resources)), "profile?seconds=30")
+		})
+		defer cpuProfile.Stop()
+	}
 	if err := crowd.Parallel(len(objects), 8, func(i int) error { return objects[i]() }); err != nil {
 		b.Fatal(err)
 	}
@@ -469,6 +480,14 @@ func run(b *testing.B) *figures {
 	}
 	f.deferredUntilReady = metricSum(text, "provider_aws_services_deferred_changes_total{") + metricSum(text, "provider_aws_services_deferred_polls_total{")
 	if f.heapReady, err = gauge(text, "go_memstats_heap_inuse_bytes"); err != nil {
+		b.Fatal(err)
+	}
+	// BENCH_PROFILES keeps the heap profile at all Ready in that folder.
+	heapFile := ""
+	if d := os.Getenv("BENCH_PROFILES"); d != "" {
+		heapFile = filepath.Join(d, fmt.Sprintf("heap-at-ready-%d.pb.gz", resources))
+	}
+	if f.liveReady, err = p.liveHeap(heapFile); err != nil {
 		b.Fatal(err)
 	}
 	f.metricLines = providerMetricLines(text)
@@ -613,6 +632,7 @@ func (f *figures) report(b *testing.B) {
 	}
 	b.ReportMetric(max(f.peakSampled, f.peakHWM), "peak-MiB")
 	b.ReportMetric(f.heapPerResourceKiB(), "heap-KiB/resource")
+	b.ReportMetric((f.liveReady-f.liveIdle)/1024/resources, "live-heap-KiB/resource")
 	b.ReportMetric(f.readyTime.Seconds(), "ready-s")
 	b.ReportMetric(f.awsBound().time().Seconds(), "aws-bound-s")
 	b.ReportMetric(f.readyTime.Seconds()/f.awsBound().time().Seconds(), "ready/aws-bound")
@@ -717,6 +737,8 @@ func (f *figures) print() {
 	fmt.Fprintf(&w, "| peak RSS under load (sampled every 250ms / VmHWM) | %.1f / %.1f MiB |\n", f.peakSampled, f.peakHWM)
 	fmt.Fprintf(&w, "| heap per managed resource (go_memstats_heap_inuse_bytes at all Ready − idle, %.1f − %.1f MiB) | %.1f KiB |\n",
 		f.heapReady/(1<<20), f.heapIdle/(1<<20), f.heapPerResourceKiB())
+	fmt.Fprintf(&w, "| live heap per managed resource (go_memstats_heap_alloc_bytes after a GC, at all Ready − idle, %.1f − %.1f MiB) | %.1f KiB |\n",
+		f.liveReady/(1<<20), f.liveIdle/(1<<20), (f.liveReady-f.liveIdle)/1024/resources)
 	fmt.Fprintf(&w, "| time to all Ready and Synced (creates took) | %s (%s) |\n", minutes(f.readyTime), minutes(f.createTime))
 	bound := f.awsBound()
 	fmt.Fprintf(&w, "| AWS bound: the longest any budget takes for the load's calls | %s (%s: %d calls at %s) |\n", minutes(bound.time()), bound.op, bound.calls, perSecond(bound.rate))
