@@ -38,8 +38,10 @@ import (
 	extv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/uuid"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
+	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
@@ -55,6 +57,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/controller/kubeclient"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/shard"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/sweep"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
@@ -77,6 +80,7 @@ func main() {
 		leaseDuration    = app.Flag("leader-election-lease-duration", "How long a standby waits, after it last saw the leader renew its lease, before it takes over: a leader's crash stops reconciling for about this long.").Default(awscontroller.DefaultLease.Duration.String()).Duration()
 		renewDeadline    = app.Flag("leader-election-renew-deadline", "How long the leader keeps trying to renew its lease before it gives up leading and exits: an API server that answers no renewal for this long makes the leader step down.").Default(awscontroller.DefaultLease.RenewDeadline.String()).Duration()
 		retryPeriod      = app.Flag("leader-election-retry-period", "How often the leader renews its lease and a standby looks at it.").Default(awscontroller.DefaultLease.RetryPeriod.String()).Duration()
+		shards           = app.Flag("shards", "Share the work between the provider's replicas: each AWS account's work is in one of this many shards, each held by one replica at a time through a Lease in the provider's namespace, timed as --leader-election's; a replica that stops hands its shards to the others (docs/sizing.md, \"Past one pod\"). Run more replicas than one with it, and without --leader-election. 0, the default, shares nothing: this replica does all the work.").Default("0").Int()
 		healthAddr       = app.Flag("health-probe-bind-address", "Address of the health and readiness probes.").Default(":8081").String()
 		metricsAddr      = app.Flag("metrics-bind-address", "Address of the Prometheus metrics endpoint.").Default(":8080").String()
 		pprofAddr        = app.Flag("pprof-bind-address", "Address of Go's pprof endpoints (/debug/pprof), for profiling memory and CPU; empty, the default, serves none.").Default("").String()
@@ -129,6 +133,12 @@ func main() {
 
 	lease := awscontroller.Lease{Duration: *leaseDuration, RenewDeadline: *renewDeadline, RetryPeriod: *retryPeriod}
 	kingpin.FatalIfError(lease.Validate(), "Cannot elect a leader")
+	switch {
+	case *shards < 0:
+		kingpin.Fatalf("--shards %d: want 0 (no sharing) or more", *shards)
+	case *shards > 0 && *leaderElection:
+		kingpin.Fatalf("--shards and --leader-election: with shards every replica works, none stands by; set one of them")
+	}
 
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:           scheme,
@@ -212,6 +222,12 @@ func main() {
 		Namespace: providerNamespace(*namespace),
 		Sweeps:    setup.NewSweeps(mgr, log, providerNamespace(*namespace), sweep.DefaultEvery),
 	}
+	if *shards > 0 {
+		shared.Shards = shard.New(direct, providerNamespace(*namespace), replicaIdentity(), *shards,
+			shard.Timing{Duration: lease.Duration, RenewDeadline: lease.RenewDeadline, RetryPeriod: lease.RetryPeriod}, log, clock.RealClock{})
+		kingpin.FatalIfError(mgr.Add(shared.Shards), "Cannot share the work between replicas")
+		log.Info("Sharing the work between replicas", "shards", *shards)
+	}
 	kingpin.FatalIfError(awscontroller.Setup(mgr, o, shared), "Cannot set up the controllers")
 	if *maxReconcileRate > 0 {
 		kingpin.FatalIfError(mgr.Add(&metrics.CapacityWarner{Poll: *pollInterval, Rate: *maxReconcileRate, Log: log, Every: time.Minute}), "Cannot add the poll capacity check")
@@ -228,6 +244,17 @@ func levelFor(debug bool) zapcore.Level {
 		return zapcore.DebugLevel
 	}
 	return zapcore.InfoLevel
+}
+
+// replicaIdentity names this replica in the shard Leases: its pod's name
+// (the hostname), and a random part, so that a replica restarted under the
+// same name is not taken for the one before it.
+func replicaIdentity() string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "provider"
+	}
+	return host + "-" + string(uuid.NewUUID())[:8]
 }
 
 // serviceAccountNamespace is where a pod finds its own namespace.

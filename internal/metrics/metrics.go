@@ -136,6 +136,13 @@ var (
 		Help: "Deletions that finished with something left on AWS that AWS does not let the provider delete, by kind; an Event on the object says what.",
 	}, []string{"kind"})
 
+	// ShardsHeld is how many shards of the work this replica holds
+	// (--shards; internal/controller/shard).
+	ShardsHeld = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "provider_aws_services_shards_held",
+		Help: "The shards of the work this replica holds, when the replicas share it (--shards).",
+	})
+
 	// UndeclaredObserveCalls counts the AWS calls a kind's Observe made that
 	// its declaration of ObserveCalls lacks: the budgets that pace its
 	// polls do not know them. The tests require none.
@@ -147,7 +154,7 @@ var (
 
 func init() {
 	ctrlmetrics.Registry.MustRegister(AWSCalls, PollInterval, Reconciles, BudgetRate, BudgetCalls, BudgetWait, DeferredPolls, DeferredChanges,
-		NamespaceDeferred, NamespaceTurnWait, STSCalls, LeftOnAWS, UndeclaredObserveCalls)
+		NamespaceDeferred, NamespaceTurnWait, STSCalls, LeftOnAWS, ShardsHeld, UndeclaredObserveCalls)
 }
 
 // CountReconciles counts the reconciles of r, named controller, in

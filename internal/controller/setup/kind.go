@@ -40,6 +40,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/sweep"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/shard"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/usage"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
@@ -171,6 +172,9 @@ type Shared struct {
 	// Sweeps release the claims and usages whose owner went without
 	// releasing them; nil sweeps nothing. Each kind adds its claims'.
 	Sweeps *sweep.Set
+	// Shards are this replica's part of the work when several replicas
+	// share it (--shards); nil does all of it.
+	Shards *shard.Set
 }
 
 // NewSweeps returns the provider's sweeps, every every (0 is

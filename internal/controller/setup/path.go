@@ -18,6 +18,7 @@ package setup
 
 import (
 	"context"
+	"slices"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	xperrors "github.com/crossplane/crossplane-runtime/v2/pkg/errors"
@@ -191,7 +192,11 @@ func newPath[MR Object[MR]](mgr ctrl.Manager, o controller.Options, shared Share
 // record the tag keys it manages; that record is no change either.
 func (p *path[MR]) watch(r reconcile.Reconciler) error {
 	sent := append([]string{tags.AnnotationManagedKeys}, p.kind.SentAnnotations...)
-	return managedoptions.Register(p.mgr, p.name, p.o, p.kind.Object, r, sent, p.kind.Watches...)
+	watches := p.kind.Watches
+	if w := p.shardWatch(); w != nil {
+		watches = append(slices.Clip(watches), w)
+	}
+	return managedoptions.Register(p.mgr, p.name, p.o, p.kind.Object, r, sent, watches...)
 }
 
 // 2. The gate paces every reconcile by the budgets of the calls it makes
@@ -222,6 +227,7 @@ func (p *path[MR]) gate(r reconcile.Reconciler) reconcile.Reconciler {
 		Budgets: p.shared.Budgets, Behind: p.pollsBehind(), Relook: p.relook, Held: p.deletionCallsNothing,
 		Record: p.record,
 		Log:    p.o.Logger.WithValues("controller", p.name), Deferred: p.deferred,
+		Serves: p.shared.serves(),
 	})
 }
 

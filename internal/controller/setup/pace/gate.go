@@ -117,7 +117,20 @@ type GateOptions[MR resource.ModernManaged] struct {
 	Clock  clock.Clock
 	// Deferred are the reconciles put off to a later turn.
 	Deferred *Deferred
+	// Serves reports whether this replica does the work of a key: the
+	// Reservation's Scope, or NamespaceKey of a reconcile that calls no
+	// account. Another replica's work is dropped, not requeued: that
+	// replica has it queued. Nil serves everything (one replica).
+	Serves func(key string) bool
 }
+
+// NamespaceKey is the key Serves is asked for the work of a reconcile
+// that calls no AWS account: a deletion held by its policy, an object
+// whose config is wrong.
+func NamespaceKey(namespace string) string { return "namespace " + namespace }
+
+// serves reports whether this replica does the work of key.
+func (g *Gate[MR]) serves(key string) bool { return g.Serves == nil || g.Serves(key) }
 
 // NewGate returns the gate before inner.
 func NewGate[MR resource.ModernManaged](inner reconcile.Reconciler, o GateOptions[MR]) *Gate[MR] {
@@ -189,6 +202,9 @@ func (g *Gate[MR]) Reconcile(ctx context.Context, req reconcile.Request) (reconc
 	if g.Held != nil && g.Held(ctx, mg) {
 		// It calls nothing: it reserves nothing, and goes before no one.
 		g.Deferred.giveUp(g.Budgets, req.NamespacedName)
+		if !g.serves(NamespaceKey(req.Namespace)) {
+			return reconcile.Result{}, nil
+		}
 		return g.inner.Reconcile(ctx, req)
 	}
 	class := budget.Poll
@@ -199,6 +215,10 @@ func (g *Gate[MR]) Reconcile(ctx context.Context, req reconcile.Request) (reconc
 		if t.r.Class == budget.Poll && class == budget.Change {
 			// A change came while a poll waited: it goes first.
 			g.Deferred.giveUp(g.Budgets, req.NamespacedName)
+		} else if !g.serves(t.r.Scope) {
+			// Its account's shard went to another replica meanwhile.
+			g.Deferred.giveUp(g.Budgets, req.NamespacedName)
+			return reconcile.Result{}, nil
 		} else {
 			return g.atTurn(ctx, req, mg, t, now)
 		}
@@ -252,7 +272,14 @@ func (g *Gate[MR]) reserve(ctx context.Context, req reconcile.Request, mg MR, cl
 	}
 	if err != nil {
 		// The reconciler reports what is wrong with the config.
+		if !g.serves(NamespaceKey(req.Namespace)) {
+			return reconcile.Result{}, nil
+		}
 		return g.inner.Reconcile(budget.Urgent(ctx), req)
+	}
+	if !g.serves(r.Scope) {
+		// Another replica holds its account's shard.
+		return reconcile.Result{}, nil
 	}
 	r.Namespace, r.Name, r.Class, r.Behind = req.Namespace, req.Name, class, g.Behind
 	ops := r.Ops

@@ -19,6 +19,7 @@ package pace
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -531,5 +532,80 @@ func TestGateHoldsNoWorkerWhileThePlaceIsFoundOut(t *testing.T) {
 	building = false
 	if _, err := g.Reconcile(ctx, req); err != nil || r.runs != 1 {
 		t.Errorf("once built: runs %d, error %v; want it run", r.runs, err)
+	}
+}
+
+// TestGateServesOnlyItsShards: a replica runs the reconciles of the accounts
+// whose shards it holds, and of the namespaces it holds for reconciles that
+// call no account; it drops the others without requeueing them, and gives
+// up a turn whose shard went to another replica while it waited.
+func TestGateServesOnlyItsShards(t *testing.T) {
+	const account = "111122223333"
+	cases := map[string]struct {
+		objects []client.Object
+		served  []string
+		held    bool // a deletion its policy holds: it calls no account
+		wait    bool // the budget's next turn is 5 s away: the first reconcile waits for it
+		// after the first reconcile, before the second, the served keys
+		// become then (when wait)
+		then     []string
+		wantRuns []int // after each reconcile
+		wantRes  []reconcile.Result
+	}{
+		"ItsAccount": {
+			objects: []client.Object{stream(1, creating...)}, served: []string{account},
+			wantRuns: []int{1}, wantRes: []reconcile.Result{{}},
+		},
+		"AnotherReplicasAccount": {
+			objects: []client.Object{stream(1, creating...)}, served: []string{NamespaceKey("ns")},
+			wantRuns: []int{0}, wantRes: []reconcile.Result{{}},
+		},
+		"AHeldDeletionOfItsNamespace": {
+			objects: []client.Object{deleted(stream(1, settled...))}, served: []string{NamespaceKey("ns")}, held: true,
+			wantRuns: []int{1}, wantRes: []reconcile.Result{{}},
+		},
+		"AHeldDeletionOfAnotherReplicasNamespace": {
+			objects: []client.Object{deleted(stream(1, settled...))}, served: []string{account}, held: true,
+			wantRuns: []int{0}, wantRes: []reconcile.Result{{}},
+		},
+		"ATurnWhoseShardWentMeanwhile": {
+			objects: []client.Object{stream(1, creating...)}, served: []string{account}, wait: true, then: []string{},
+			wantRuns: []int{0, 0}, wantRes: []reconcile.Result{{RequeueAfter: 5 * time.Second}, {}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			c := clocktesting.NewFakeClock(time.Unix(0, 0))
+			b := budget.New(budget.Quotas{}, budget.WithClock(c))
+			if tc.wait {
+				take(b, "other", 5*time.Second, budget.Change)
+			}
+			r := &recorder{}
+			g := gate(t, c, b, r, tc.objects...)
+			served := tc.served
+			g.Serves = func(key string) bool { return slices.Contains(served, key) }
+			if tc.held {
+				g.Held = func(context.Context, *v1alpha1.DeliveryStream) bool { return true }
+			}
+			for i := range tc.wantRuns {
+				if i > 0 {
+					served = tc.then
+					c.Step(5 * time.Second)
+				}
+				res, err := g.Reconcile(context.Background(), req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(tc.wantRes[i], res); diff != "" {
+					t.Errorf("reconcile %d: -want, +got:\n%s", i, diff)
+				}
+				if diff := cmp.Diff(tc.wantRuns[i], r.runs); diff != "" {
+					t.Errorf("reconcile %d: runs -want, +got:\n%s", i, diff)
+				}
+			}
+			if _, ok := g.Deferred.turns.Peek(req.NamespacedName); ok {
+				t.Error("a turn is still kept for the reconcile dropped")
+			}
+		})
 	}
 }

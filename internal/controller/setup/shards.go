@@ -1,0 +1,96 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package setup
+
+import (
+	"context"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrlevent "sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/source"
+
+	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/pace"
+)
+
+// serves is the gate's question "does this replica do this work?": always,
+// without shards.
+func (s Shared) serves() func(string) bool {
+	if s.Shards == nil {
+		return nil
+	}
+	return s.Shards.Holds
+}
+
+// shardWatch queues, when this replica takes a shard, the kind's objects
+// whose work is in it: while another replica held the shard, this one
+// dropped their reconciles. Nil without shards.
+func (p *path[MR]) shardWatch() managedoptions.Watch {
+	if p.shared.Shards == nil {
+		return nil
+	}
+	taken := make(chan ctrlevent.TypedGenericEvent[client.Object], 1024)
+	p.shared.Shards.OnAcquire(func(n int) {
+		go p.queueShard(n, taken)
+	})
+	return func(b *builder.Builder) *builder.Builder {
+		return b.WatchesRawSource(source.Channel(taken, &handler.EnqueueRequestForObject{}))
+	}
+}
+
+// queueShard sends each object of the kind whose work is in shard n, read
+// from the cache uncopied: its account's scope when a session was built for
+// it here, its namespace when it calls no account, and every object whose
+// account is not known yet (its gate finds out).
+func (p *path[MR]) queueShard(n int, to chan<- ctrlevent.TypedGenericEvent[client.Object]) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	l := p.kind.emptyList()
+	if l == nil {
+		return
+	}
+	if err := p.mgr.GetCache().List(ctx, l, client.UnsafeDisableDeepCopy); err != nil {
+		p.o.Logger.Info("Cannot queue the objects of a shard taken over", "shard", n, "error", err)
+		return
+	}
+	items, err := meta.ExtractList(l)
+	if err != nil {
+		return
+	}
+	for _, it := range items {
+		mg, ok := it.(MR)
+		if !ok {
+			continue
+		}
+		d := p.shared.Sessions.Destination(ctx, mg, p.kind.Region(mg))
+		switch {
+		case d.Session != nil && p.shared.Shards.Of(d.Session.Scope()) != n:
+			continue
+		case !d.Calls && p.shared.Shards.Of(pace.NamespaceKey(mg.GetNamespace())) != n:
+			continue
+		}
+		select {
+		case to <- ctrlevent.TypedGenericEvent[client.Object]{Object: mg}:
+		case <-ctx.Done():
+			return
+		}
+	}
+}

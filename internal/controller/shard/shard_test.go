@@ -1,0 +1,173 @@
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package shard
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
+	"github.com/google/go-cmp/cmp"
+	clocktesting "k8s.io/utils/clock/testing"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+)
+
+var timing = Timing{Duration: 14 * time.Second, RenewDeadline: 10 * time.Second, RetryPeriod: time.Second}
+
+// replica is one replica's Set, with the shards it was told it took.
+type replica struct {
+	*Set
+	took []int
+}
+
+func newReplica(kube client.Client, name string, c *clocktesting.FakeClock) *replica {
+	r := &replica{Set: New(kube, "provider", name, 12, timing, logging.NewNopLogger(), c)}
+	r.OnAcquire(func(n int) { r.took = append(r.took, n) })
+	return r
+}
+
+func TestShares(t *testing.T) {
+	ctx := context.Background()
+	type step struct {
+		do   func(a, b *replica, c *clocktesting.FakeClock)
+		want map[string][]int // the shards each replica holds after the step
+	}
+	round := func(rs ...func(a, b *replica) *replica) func(a, b *replica, c *clocktesting.FakeClock) {
+		return func(a, b *replica, c *clocktesting.FakeClock) {
+			for _, r := range rs {
+				r(a, b).Round(ctx)
+			}
+			c.Step(timing.RetryPeriod)
+		}
+	}
+	ra := func(a, _ *replica) *replica { return a }
+	rb := func(_, b *replica) *replica { return b }
+	all, first, second := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, []int{0, 1, 2, 3, 4, 5}, []int{6, 7, 8, 9, 10, 11}
+	cases := map[string]struct {
+		steps    []step
+		tookByB  []int // the shards B was told it took, in all
+		holdsKey map[string]bool
+	}{
+		"AloneItHoldsEveryShard": {
+			steps: []step{{do: round(ra), want: map[string][]int{"a": all, "b": {}}}},
+		},
+		"ANewcomerIsGivenItsPart": {
+			steps: []step{
+				{do: round(ra), want: map[string][]int{"a": all, "b": {}}},
+				{do: round(rb), want: map[string][]int{"a": all, "b": {}}}, // none free yet
+				{do: round(ra), want: map[string][]int{"a": first, "b": {}}},
+				{do: round(rb), want: map[string][]int{"a": first, "b": second}},
+				{do: round(ra, rb), want: map[string][]int{"a": first, "b": second}}, // and stays so
+			},
+			tookByB: second,
+		},
+		"TheSharesOfOneThatDiedAreTakenOverOnceExpired": {
+			steps: []step{
+				{do: round(ra, rb, ra, rb), want: map[string][]int{"a": first, "b": second}},
+				// B is killed: no more rounds of it. Past its renew
+				// deadline it would not act, before its lease expires A
+				// does not take over.
+				{do: func(a, _ *replica, c *clocktesting.FakeClock) {
+					c.Step(timing.Duration - 2*timing.RetryPeriod)
+					a.Round(ctx)
+				}, want: map[string][]int{"a": first, "b": {}}},
+				{do: func(a, _ *replica, c *clocktesting.FakeClock) {
+					c.Step(2 * timing.RetryPeriod)
+					a.Round(ctx)
+				}, want: map[string][]int{"a": all, "b": {}}},
+			},
+			tookByB: second,
+		},
+		"OneThatLeavesHandsItsSharesOverAtOnce": {
+			steps: []step{
+				{do: round(ra, rb, ra, rb), want: map[string][]int{"a": first, "b": second}},
+				{do: func(a, b *replica, c *clocktesting.FakeClock) {
+					b.leave(ctx)
+					c.Step(timing.RetryPeriod)
+					a.Round(ctx)
+				}, want: map[string][]int{"a": all, "b": {}}},
+			},
+			tookByB: second,
+		},
+		"NoWorkPastTheRenewDeadlineWithoutARenewal": {
+			steps: []step{
+				{do: round(ra), want: map[string][]int{"a": all, "b": {}}},
+				{do: func(_, _ *replica, c *clocktesting.FakeClock) { c.Step(timing.RenewDeadline) }, want: map[string][]int{"a": {}, "b": {}}},
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			kube := fake.NewClientBuilder().Build()
+			c := clocktesting.NewFakeClock(time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC))
+			a, b := newReplica(kube, "a", c), newReplica(kube, "b", c)
+			for i, st := range tc.steps {
+				st.do(a, b, c)
+				got := map[string][]int{"a": holding(a), "b": holding(b)}
+				if diff := cmp.Diff(st.want, got); diff != "" {
+					t.Errorf("step %d: the shards each replica holds: -want, +got:\n%s", i, diff)
+				}
+			}
+			if diff := cmp.Diff(tc.tookByB, b.took); diff != "" {
+				t.Errorf("the shards B was told it took: -want, +got:\n%s", diff)
+			}
+		})
+	}
+}
+
+// holding is the shards r does the work of now.
+func holding(r *replica) []int {
+	out := []int{}
+	for n := range 12 {
+		if r.holdsShard(n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// holdsShard reports whether r does the work of shard n, through a key of
+// that shard.
+func (r *replica) holdsShard(n int) bool {
+	for i := range 10000 {
+		if key := fmt.Sprint("account-", i); r.Of(key) == n {
+			return r.Holds(key)
+		}
+	}
+	return false
+}
+
+// TestOf: a key's shard is stable and the shards are used evenly enough
+// that ten accounts do not all land on one replica of three.
+func TestOf(t *testing.T) {
+	s := New(nil, "provider", "a", 12, timing, logging.NewNopLogger(), clocktesting.NewFakeClock(time.Now()))
+	if s.Of("100000000001") != s.Of("100000000001") {
+		t.Fatal("Of is not stable")
+	}
+	per := map[int]int{}
+	for i := range 1200 {
+		per[s.Of(fmt.Sprintf("1000000000%02d", i))]++
+	}
+	for n := range 12 {
+		if per[n] < 50 || per[n] > 150 {
+			t.Errorf("shard %d: %d of 1200 keys, want about 100", n, per[n])
+		}
+	}
+}
