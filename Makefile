@@ -26,7 +26,7 @@ TEST_FLAGS    ?= -count=1 -p 1
 export KUBEBUILDER_ASSETS := $(CONTROLPLANE)
 
 
-.PHONY: all generate build controlplane controlplane-run test test.unit test.integration test.integration.build test.e2e test.package test.package.run test.container test.container.run bench bench.fair bench.classic chaos package-tools image xpkg lint reviewable run dev dev-down clean
+.PHONY: all generate build controlplane controlplane-run test test.unit test.integration test.integration.build test.e2e test.package test.package.run test.container test.container.run bench bench.replicas bench.fair bench.classic chaos package-tools image xpkg lint reviewable run dev dev-down clean
 
 all: build
 
@@ -161,6 +161,17 @@ bench: controlplane
 	BENCH_IDLE=$(BENCH_IDLE) BENCH_STEADY_POLLS=$(BENCH_STEADY_POLLS) BENCH_KINDS=$(BENCH_KINDS) \
 	BENCH_COUNTS=$(BENCH_COUNTS) BENCH_QUOTAS=$(BENCH_QUOTAS) BENCH_MAX_RECONCILE_RATE=$(BENCH_MAX_RECONCILE_RATE) BENCH_ACCOUNTS=$(BENCH_ACCOUNTS) \
 		$(GO) test -count=1 -tags integration -run '^$$' -bench BenchmarkScale -benchtime 1x -timeout 120m ./test/integration/scale/
+
+## bench.replicas: BENCH_REPLICAS (3) replicas of the provider's binary with --shards share the load of make bench
+## spread over BENCH_ACCOUNTS accounts; one is SIGKILLed half way to all Ready. Per replica: peak RSS, CPU
+## seconds, AWS calls; time to all Ready against the AWS bound, how long the killed replica's shards went
+## unheld, throttled answers, resources created twice. At 20,000 over ten accounts:
+##   make bench.replicas BENCH_ACCOUNTS=10 BENCH_PER_KIND=4000 BENCH_COUNTS=
+BENCH_REPLICAS ?= 3
+bench.replicas: controlplane
+	BENCH_PER_KIND=$(BENCH_PER_KIND) BENCH_LATENCY=$(BENCH_LATENCY) BENCH_KINDS=$(BENCH_KINDS) BENCH_COUNTS=$(BENCH_COUNTS) \
+	BENCH_QUOTAS=$(BENCH_QUOTAS) BENCH_ACCOUNTS=$(BENCH_ACCOUNTS) BENCH_REPLICAS=$(BENCH_REPLICAS) \
+		$(GO) test -count=1 -tags integration -run '^$$' -bench BenchmarkReplicas -benchtime 1x -timeout 120m ./test/integration/scale/
 
 ## bench.fair: how the provider shares one AWS account's quota between namespaces ("teams"): its binary,
 ## with its own defaults, against the emulator of make bench (AWS's published quotas enforced), every

@@ -19,6 +19,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"os"
 	"path/filepath"
@@ -247,14 +248,15 @@ func levelFor(debug bool) zapcore.Level {
 }
 
 // replicaIdentity names this replica in the shard Leases: its pod's name
-// (the hostname), and a random part, so that a replica restarted under the
+// (POD_NAME, as the downward API sets it, else the hostname, which is the
+// pod's name too), and a random part, so that a replica restarted under the
 // same name is not taken for the one before it.
 func replicaIdentity() string {
-	host, err := os.Hostname()
-	if err != nil || host == "" {
-		host = "provider"
+	name := os.Getenv("POD_NAME")
+	if name == "" {
+		name, _ = os.Hostname()
 	}
-	return host + "-" + string(uuid.NewUUID())[:8]
+	return cmp.Or(name, "provider") + "-" + string(uuid.NewUUID())[:8]
 }
 
 // serviceAccountNamespace is where a pod finds its own namespace.

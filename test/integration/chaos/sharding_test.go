@@ -1,0 +1,362 @@
+//go:build integration
+
+/*
+Copyright 2026 The provider-aws-services Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package chaos
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol"
+	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
+	"github.com/aws/aws-sdk-go-v2/service/firehose"
+	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
+	kerrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/clock"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
+	awscontroller "github.com/cloudkinds/provider-aws-services/internal/controller"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/shard"
+	"github.com/cloudkinds/provider-aws-services/test/emulator"
+	"github.com/cloudkinds/provider-aws-services/test/workload"
+)
+
+const (
+	shNamespace = "sharding"
+	shHome      = "provider-sharding"
+	shShards    = 12
+	shAccounts  = 6
+)
+
+// TestShardedReplicas runs three replicas of the provider with --shards on
+// one API server, the work of six AWS accounts: each replica holds a third
+// of the shards, and only the replicas that hold an account's shard call
+// AWS. One replica is killed with SIGKILL and every object of its accounts
+// changed at once: each change reaches AWS within 20 s of the kill (the
+// others take its shards once its Leases expire), every object stays Ready
+// and Synced, and no AWS resource is created twice.
+func TestShardedReplicas(t *testing.T) {
+	if env.BuildErr != nil {
+		t.Fatal(env.BuildErr)
+	}
+	ctx := context.Background()
+	kube := env.ControlPlane.Client
+
+	accounts := emulator.NewAccounts(shAccounts, emulator.Options{})
+	srv := httptest.NewServer(accounts)
+	defer srv.Close()
+	dir := t.TempDir()
+	kubeconfig := filepath.Join(dir, "kubeconfig")
+	if err := os.WriteFile(kubeconfig, env.ControlPlane.KubeConfig, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, ns := range []string{shNamespace, shHome} {
+		if err := kube.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}); err != nil && !kerrors.IsAlreadyExists(err) {
+			t.Fatal(err)
+		}
+	}
+	createSecrets(t, kube, shNamespace, map[string]string{workload.AccessKeySecret: "sh-access-key", workload.APIKeySecret: "sk-sh"})
+
+	// Each account: its config, its topic and model, one object of each
+	// kind, and a client of its own to read what AWS holds.
+	objects := map[int][]resource.Managed{}
+	readers := map[int]awsClients{}
+	for i, key := range accounts.Keys {
+		name := fmt.Sprintf("sharding-%02d", i+1)
+		secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: shNamespace, Name: name}, StringData: map[string]string{
+			"credentials": fmt.Sprintf("[default]\naws_access_key_id = %s\naws_secret_access_key = s\n", key)}}
+		if err := kube.Create(ctx, secret); err != nil {
+			t.Fatal(err)
+		}
+		pc := &v1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: v1alpha1.ClusterProviderConfigSpec{ProviderConfigSpec: v1alpha1.ProviderConfigSpec{
+			Credentials: v1alpha1.ProviderCredentials{Source: v1alpha1.CredentialsSourceSecret,
+				SecretRef: &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Name: name, Namespace: shNamespace}, Key: "credentials"}},
+			Region:   aws.String(region),
+			Endpoint: &v1alpha1.EndpointOverride{URL: srv.URL},
+		}}}
+		if err := kube.Create(ctx, pc); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = kube.Delete(ctx, pc) }()
+		em := accounts.Account(i)
+		em.CreateModel(region, model)
+		topicARN := em.CreateTopic(region, "sharding")
+		for _, kind := range kinds {
+			mg := workload.Set{TopicARN: topicARN, Model: model}.Object(kind, shNamespace, fmt.Sprintf("sh-%s-%02d", strings.ToLower(kind), i+1), before)
+			mg.(resource.ModernManaged).SetProviderConfigReference(&xpv2.ProviderConfigReference{Kind: v1alpha1.ClusterProviderConfigKind, Name: name}) //nolint:forcetypeassert // every kind is one
+			objects[i] = append(objects[i], mg)
+		}
+		cfg := aws.Config{Region: region, BaseEndpoint: aws.String(srv.URL), Credentials: credentials.NewStaticCredentialsProvider(key, "s", "")}
+		readers[i] = awsClients{firehose.NewFromConfig(cfg), sns.NewFromConfig(cfg), eventbridge.NewFromConfig(cfg), sagemaker.NewFromConfig(cfg), bedrockagentcorecontrol.NewFromConfig(cfg)}
+	}
+
+	replicas := make([]*replica, 3)
+	for i := range replicas {
+		name := fmt.Sprintf("shard-replica-%c", 'a'+i)
+		health := freeAddress(t)
+		replicas[i] = &replica{health: health, process: &process{
+			t: t, kubeconfig: kubeconfig, logDir: dir, metrics: freeAddress(t), name: name, health: health,
+			args:    []string{fmt.Sprintf("--shards=%d", shShards), "--namespace=" + shHome},
+			environ: []string{"POD_NAME=" + name},
+		}}
+		defer replicas[i].kill()
+	}
+	defer func() {
+		if t.Failed() {
+			for _, r := range replicas {
+				for _, l := range r.logs {
+					if out, err := os.ReadFile(l); err == nil {
+						t.Logf("--- %s (last 6 KiB) ---\n%s", filepath.Base(l), tail(out, 6144))
+					}
+				}
+			}
+		}
+	}()
+	for _, r := range replicas {
+		r.waitReady(t)
+	}
+	for _, mgs := range objects {
+		for _, mg := range mgs {
+			if err := kube.Create(ctx, mg); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	all := slices.Concat(mapValues(objects)...)
+	if stuck := settle(ctx, kube, all, time.Minute); len(stuck) > 0 {
+		t.Fatalf("not settled after a minute: %s", stuck)
+	}
+
+	// Who holds what: each replica a third of the shards, each account's
+	// shard one replica's.
+	held := shardHolders(ctx, t, kube)
+	per := map[string]int{}
+	for _, h := range held {
+		per[h]++
+	}
+	t.Logf("shards held: %v", per)
+	for _, r := range replicas {
+		if n := per[holderOf(per, r.name)]; n != shShards/len(replicas) {
+			t.Errorf("%s holds %d shards, want %d", r.name, n, shShards/len(replicas))
+		}
+	}
+	of := shard.New(nil, shHome, "", shShards, shard.Timing(awscontroller.DefaultLease), logging.NewNopLogger(), clock.RealClock{})
+	accountsOf := map[string][]int{}
+	for i, id := range accounts.IDs {
+		h := held[of.Of(id+" at "+srv.URL)]
+		accountsOf[replicaName(h)] = append(accountsOf[replicaName(h)], i)
+	}
+	t.Logf("accounts by replica: %v", accountsOf)
+	for _, r := range replicas {
+		calls := awsCallsOf(t, r.metrics)
+		if (calls > 0) != (len(accountsOf[r.name]) > 0) {
+			t.Errorf("%s made %.0f AWS calls and holds the shards of accounts %v: want calls only from the replica of an account", r.name, calls, accountsOf[r.name])
+		}
+	}
+
+	// The replica of the most accounts is killed; its accounts' objects
+	// change at once.
+	victim := replicas[0]
+	for _, r := range replicas {
+		if len(accountsOf[r.name]) > len(accountsOf[victim.name]) {
+			victim = r
+		}
+	}
+	victim.kill()
+	killed := time.Now()
+	var changed []resource.Managed
+	for _, i := range accountsOf[victim.name] {
+		for _, mg := range objects[i] {
+			setVersion(t, kube, mg, after)
+			changed = append(changed, mg)
+		}
+	}
+	pending := slices.Clone(changed)
+	var longest time.Duration
+	for len(pending) > 0 && time.Since(killed) < failoverBudget+10*time.Second {
+		pending = slices.DeleteFunc(pending, func(mg resource.Managed) bool {
+			got, err := readers[accountOf(objects, mg)].version(ctx, mg)
+			if err != nil || got != after {
+				return false
+			}
+			longest = max(longest, time.Since(killed))
+			return true
+		})
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Logf("%s killed, holding %d shards and %d accounts; the %d changes of its accounts on AWS %s after the kill",
+		victim.name, per[holderOf(per, victim.name)], len(accountsOf[victim.name]), len(changed), longest.Round(100*time.Millisecond))
+	for _, mg := range pending {
+		t.Errorf("%s: the change did not reach AWS within %s of the kill", objectName(mg), time.Since(killed).Round(time.Second))
+	}
+	if longest > failoverBudget {
+		t.Errorf("the changes reached AWS %s after the kill, want within %s", longest.Round(100*time.Millisecond), failoverBudget)
+	}
+	if stuck := settle(ctx, kube, all, 30*time.Second); len(stuck) > 0 {
+		t.Errorf("not settled after the failover: %s", stuck)
+	}
+	after := shardHolders(ctx, t, kube)
+	for n, h := range after {
+		if replicaName(h) == victim.name {
+			t.Errorf("shard %d is still held by the killed %s", n, victim.name)
+		}
+	}
+	for i := range accounts.IDs {
+		creations := accounts.Account(i).Creations()
+		for _, c := range creations {
+			if n := countCreations(creations, c.Identity()); n != 1 {
+				t.Errorf("account %s: %s created %d times", accounts.IDs[i], c.Identity(), n)
+			}
+		}
+		if len(creations) != len(kinds) {
+			t.Errorf("account %s: %d creations, want one of each of the %d kinds", accounts.IDs[i], len(creations), len(kinds))
+		}
+	}
+}
+
+func mapValues(m map[int][]resource.Managed) [][]resource.Managed {
+	out := make([][]resource.Managed, 0, len(m))
+	for i := range len(m) {
+		out = append(out, m[i])
+	}
+	return out
+}
+
+// settle waits until every object is Ready and Synced for its spec, and
+// returns why those that are not are not.
+func settle(ctx context.Context, kube client.Client, objects []resource.Managed, timeout time.Duration) []string {
+	var stuck []string
+	for deadline := time.Now().Add(timeout); ; time.Sleep(200 * time.Millisecond) {
+		stuck = stuck[:0]
+		for _, mg := range objects {
+			if why := notSettled(ctx, kube, mg, false); why != "" {
+				stuck = append(stuck, objectName(mg)+": "+why)
+			}
+		}
+		if len(stuck) == 0 || time.Now().After(deadline) {
+			return stuck
+		}
+	}
+}
+
+// shardHolders reads who holds each shard's Lease.
+func shardHolders(ctx context.Context, t *testing.T, kube client.Client) map[int]string {
+	t.Helper()
+	l := &coordinationv1.LeaseList{}
+	if err := kube.List(ctx, l, client.InNamespace(shHome), client.MatchingLabels{shard.LabelRole: shard.RoleShard}); err != nil {
+		t.Fatal(err)
+	}
+	out := map[int]string{}
+	for _, lease := range l.Items {
+		var n int
+		if _, err := fmt.Sscanf(lease.Name, "provider-aws-services-shard-%d", &n); err == nil {
+			out[n] = aws.ToString(lease.Spec.HolderIdentity)
+		}
+	}
+	return out
+}
+
+// replicaName is the replica of a holder identity: POD_NAME, then a dash
+// and a random part.
+func replicaName(holder string) string {
+	if i := strings.LastIndexByte(holder, '-'); i > 0 {
+		return holder[:i]
+	}
+	return holder
+}
+
+// holderOf is the holder identity of the replica named name among per's.
+func holderOf(per map[string]int, name string) string {
+	for h := range per {
+		if replicaName(h) == name {
+			return h
+		}
+	}
+	return ""
+}
+
+// awsCallsOf sums a replica's provider_aws_services_aws_calls_total.
+func awsCallsOf(t *testing.T, metricsAddr string) float64 {
+	t.Helper()
+	text := scrape(t, metricsAddr)
+	sum := 0.0
+	for _, line := range strings.Split(text, "\n") {
+		if !strings.HasPrefix(line, "provider_aws_services_aws_calls_total{") {
+			continue
+		}
+		var v float64
+		if _, err := fmt.Sscan(line[strings.LastIndexByte(line, ' ')+1:], &v); err == nil {
+			sum += v
+		}
+	}
+	return sum
+}
+
+// accountOf is the account an object was made in.
+func accountOf(objects map[int][]resource.Managed, mg resource.Managed) int {
+	for i, mgs := range objects {
+		if slices.Contains(mgs, mg) {
+			return i
+		}
+	}
+	return -1
+}
+
+func countCreations(creations []emulator.Creation, identity string) int {
+	n := 0
+	for _, c := range creations {
+		if c.Identity() == identity {
+			n++
+		}
+	}
+	return n
+}
+
+// scrape reads a replica's metrics.
+func scrape(t *testing.T, addr string) string {
+	t.Helper()
+	resp, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
