@@ -229,8 +229,7 @@ func TestShardedReplicas(t *testing.T) {
 	if stuck := settle(ctx, kube, all, 30*time.Second); len(stuck) > 0 {
 		t.Errorf("not settled after the failover: %s", stuck)
 	}
-	after := shardHolders(ctx, t, kube)
-	for n, h := range after {
+	for n, h := range shardHolders(ctx, t, kube) {
 		if replicaName(h) == victim.name {
 			t.Errorf("shard %d is still held by the killed %s", n, victim.name)
 		}
