@@ -285,6 +285,9 @@ func (c *Claims) Take(ctx context.Context, id Identity, holder Owner, uid types.
 func (c *Claims) Repurpose(ctx context.Context, id Identity, uid types.UID, purpose Purpose, held *Claim) error {
 	if held != nil && held.lease != nil && held.Holder == uid {
 		l := held.lease.DeepCopy()
+		if l.Annotations == nil {
+			l.Annotations = map[string]string{}
+		}
 		l.Annotations[annotationPurpose] = string(purpose)
 		err := c.write.Update(ctx, l)
 		if err == nil {

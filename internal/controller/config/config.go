@@ -21,6 +21,7 @@ package config
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
@@ -87,7 +88,8 @@ func setupOne(mgr ctrl.Manager, o controller.Options, kind string, of client.Obj
 }
 
 // specOrDeletion passes a config's changes that its reconcile acts on: its
-// spec (a new generation) and its deletion. Not its status, which the
+// spec (a new generation), its deletion, its finalizers, and the periodic
+// resync. Not its status, which the
 // reconcile itself writes with each new count of users: during a flood of
 // new objects each such write would reconcile the config again at once,
 // list its usages, count a few more and write again, as fast as the API
@@ -100,8 +102,10 @@ func (specOrDeletion) Update(e event.UpdateEvent) bool {
 	if e.ObjectOld == nil || e.ObjectNew == nil {
 		return true
 	}
-	return e.ObjectOld.GetGeneration() != e.ObjectNew.GetGeneration() ||
-		e.ObjectOld.GetDeletionTimestamp().IsZero() != e.ObjectNew.GetDeletionTimestamp().IsZero()
+	return e.ObjectOld.GetResourceVersion() == e.ObjectNew.GetResourceVersion() || // the periodic resync
+		e.ObjectOld.GetGeneration() != e.ObjectNew.GetGeneration() ||
+		e.ObjectOld.GetDeletionTimestamp().IsZero() != e.ObjectNew.GetDeletionTimestamp().IsZero() ||
+		!slices.Equal(e.ObjectOld.GetFinalizers(), e.ObjectNew.GetFinalizers()) // its in-use finalizer taken off
 }
 
 // coalesce is how long a config's reconcile waits after a usage of it

@@ -18,6 +18,7 @@ package config
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -68,7 +69,8 @@ func TestCoalesced(t *testing.T) {
 // or its deletion, never for the status its own reconcile writes.
 func TestSpecOrDeletion(t *testing.T) {
 	config := func(generation int64, users int64, deleted bool) *v1alpha1.ClusterProviderConfig {
-		pc := &v1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "team-a", Generation: generation}}
+		pc := &v1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "team-a", Generation: generation, ResourceVersion: fmt.Sprint(generation*100 + users),
+			Finalizers: []string{"in-use.crossplane.io"}}}
 		pc.Status.Users = users
 		if deleted {
 			now := metav1.Now()
@@ -84,6 +86,12 @@ func TestSpecOrDeletion(t *testing.T) {
 		"SpecChanged":       {old: config(1, 10, false), new: config(2, 10, false), want: true},
 		"Deleted":           {old: config(1, 10, false), new: config(1, 10, true), want: true},
 		"CountedInDeletion": {old: config(1, 10, true), new: config(1, 9, true), want: false},
+		"Resynced":          {old: config(1, 10, false), new: config(1, 10, false), want: true},
+		"FinalizerRemoved": {old: config(1, 10, false), new: func() *v1alpha1.ClusterProviderConfig {
+			pc := config(1, 11, false)
+			pc.Finalizers = nil
+			return pc
+		}(), want: true},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

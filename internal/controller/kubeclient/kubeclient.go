@@ -23,8 +23,11 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/memory"
 )
 
 // metadataFromCache reads objects' metadata (PartialObjectMetadata) from
@@ -74,40 +77,61 @@ func (c readOnlyLists) List(ctx context.Context, l client.ObjectList, o ...clien
 // nothing. With thousands of resources polled each minute those updates
 // are most of the API server's work in steady state. An update is known to
 // change nothing when the cache holds the object at the same
-// resourceVersion with the same status; anything else is sent, and the API
-// server decides (a conflict included).
+// resourceVersion with the same status, and that version is not older than
+// this client's own last write of the object (a cache behind that write
+// would hide what it changed); anything else is sent, and the API server
+// decides, a conflict included.
 func StatusWrittenWhenChanged(c client.Client, cached client.Reader) client.Client {
-	return statusWhenChanged{Client: c, cached: cached}
+	return &statusWhenChanged{Client: c, cached: cached, written: memory.New[types.UID, string]()}
 }
 
 type statusWhenChanged struct {
 	client.Client
 	cached client.Reader
+	// written is the resourceVersion of each object's last write through
+	// this client, kept memory.Forget.
+	written *memory.Store[types.UID, string]
 }
 
-func (c statusWhenChanged) Status() client.SubResourceWriter {
-	return statusWriter{SubResourceWriter: c.Client.Status(), cached: c.cached}
+func (c *statusWhenChanged) Update(ctx context.Context, o client.Object, opts ...client.UpdateOption) error {
+	err := c.Client.Update(ctx, o, opts...)
+	if err == nil {
+		c.written.Put(o.GetUID(), o.GetResourceVersion())
+	}
+	return err
+}
+
+func (c *statusWhenChanged) Status() client.SubResourceWriter {
+	return statusWriter{SubResourceWriter: c.Client.Status(), c: c}
 }
 
 type statusWriter struct {
 	client.SubResourceWriter
-	cached client.Reader
+	c *statusWhenChanged
 }
 
 func (w statusWriter) Update(ctx context.Context, o client.Object, opts ...client.SubResourceUpdateOption) error {
-	if len(opts) == 0 && w.unchanged(ctx, o) {
+	if len(opts) == 0 && w.c.unchanged(ctx, o) {
 		return nil
 	}
-	return w.SubResourceWriter.Update(ctx, o, opts...)
+	err := w.SubResourceWriter.Update(ctx, o, opts...)
+	if err == nil {
+		w.c.written.Put(o.GetUID(), o.GetResourceVersion())
+	}
+	return err
 }
 
-// unchanged reports whether the cache holds o as it is, status included.
-func (w statusWriter) unchanged(ctx context.Context, o client.Object) bool {
+// unchanged reports whether the cache holds o as it is, status included, at
+// a version no older than this client's last write of it.
+func (c *statusWhenChanged) unchanged(ctx context.Context, o client.Object) bool {
+	if rv, ok := c.written.Peek(o.GetUID()); ok && rv != o.GetResourceVersion() {
+		return false
+	}
 	was, ok := o.DeepCopyObject().(client.Object)
 	if !ok || o.GetResourceVersion() == "" {
 		return false
 	}
-	if err := w.cached.Get(ctx, client.ObjectKeyFromObject(o), was); err != nil {
+	if err := c.cached.Get(ctx, client.ObjectKeyFromObject(o), was); err != nil {
 		return false
 	}
 	if was.GetUID() != o.GetUID() || was.GetResourceVersion() != o.GetResourceVersion() {

@@ -140,3 +140,41 @@ func TestStatusWrittenWhenChanged(t *testing.T) {
 		})
 	}
 }
+
+// TestStatusWrittenWhenChangedBehindItsOwnWrite: an update read from a cache
+// behind this client's own last write is sent, so that the API server's
+// conflict says the cache was behind, though it equals what the cache holds.
+func TestStatusWrittenWhenChangedBehindItsOwnWrite(t *testing.T) {
+	s := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p", UID: "uid-1"}, Status: corev1.PodStatus{Phase: corev1.PodRunning}}
+	sent := 0
+	live := fake.NewClientBuilder().WithScheme(s).WithObjects(pod.DeepCopy()).WithStatusSubresource(&corev1.Pod{}).
+		WithInterceptorFuncs(interceptor.Funcs{
+			SubResourceUpdate: func(ctx context.Context, c client.Client, sub string, o client.Object, opts ...client.SubResourceUpdateOption) error {
+				sent++
+				return c.SubResource(sub).Update(ctx, o, opts...)
+			},
+		}).Build()
+	behind := fake.NewClientBuilder().WithScheme(s).WithObjects(pod.DeepCopy()).Build() // never sees the write
+	c := StatusWrittenWhenChanged(live, behind)
+	ctx := context.Background()
+
+	read := &corev1.Pod{}
+	if err := behind.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "p"}, read); err != nil {
+		t.Fatal(err)
+	}
+	failed := read.DeepCopy()
+	failed.Status.Phase = corev1.PodFailed
+	if err := c.Status().Update(ctx, failed); err != nil {
+		t.Fatal(err)
+	}
+	// The next reconcile reads the cache, still before that write, and
+	// finds the status it holds.
+	_ = c.Status().Update(ctx, read.DeepCopy())
+	if diff := cmp.Diff(2, sent); diff != "" {
+		t.Errorf("status updates sent: -want, +got:\n%s", diff)
+	}
+}

@@ -33,11 +33,11 @@ import (
 
 // serves is the gate's question "does this replica do this work?": always,
 // without shards.
-func (s Shared) serves() func(string) bool {
+func (s Shared) serves() func(string) (func(), bool) {
 	if s.Shards == nil {
 		return nil
 	}
-	return s.Shards.Holds
+	return s.Shards.Enter
 }
 
 // shardWatch queues, when this replica takes a shard, the kind's objects
@@ -56,10 +56,11 @@ func (p *path[MR]) shardWatch() managedoptions.Watch {
 	}
 }
 
-// queueShard sends each object of the kind whose work is in shard n, read
-// from the cache uncopied: its account's scope when a session was built for
-// it here, its namespace when it calls no account, and every object whose
-// account is not known yet (its gate finds out).
+// queueShard sends each object of the kind whose work may be in shard n,
+// read from the cache uncopied: by its account's scope when a session was
+// built for it here, or by its namespace (the key of a reconcile that calls
+// no account), and every object whose account is not known yet (its gate
+// finds out).
 func (p *path[MR]) queueShard(n int, to chan<- ctrlevent.TypedGenericEvent[client.Object]) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -81,10 +82,10 @@ func (p *path[MR]) queueShard(n int, to chan<- ctrlevent.TypedGenericEvent[clien
 			continue
 		}
 		d := p.shared.Sessions.Destination(ctx, mg, p.kind.Region(mg))
-		switch {
-		case d.Session != nil && p.shared.Shards.Of(d.Session.Scope()) != n:
-			continue
-		case !d.Calls && p.shared.Shards.Of(pace.NamespaceKey(mg.GetNamespace())) != n:
+		inShard := d.Calls && d.Session == nil ||
+			d.Session != nil && p.shared.Shards.Of(d.Session.Scope()) == n ||
+			p.shared.Shards.Of(pace.NamespaceKey(mg.GetNamespace())) == n
+		if !inShard {
 			continue
 		}
 		select {

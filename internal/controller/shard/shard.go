@@ -73,15 +73,30 @@ type Set struct {
 
 	mu   sync.RWMutex
 	held map[int]time.Time // shard → when its renewal last succeeded
+	// working counts, per shard, the work under way that Enter let in;
+	// releasing are the shards let go whose Leases wait for that work.
+	working   map[int]int
+	releasing map[int]bool
 	// acquired are told each shard this replica takes.
 	acquired []func(shard int)
+	// seen is when this replica first saw each Lease's current version: a
+	// Lease expires its duration after that, on this replica's clock, so
+	// that replicas whose clocks differ agree (as client-go's leader
+	// election does).
+	seen map[string]sighting
+}
+
+type sighting struct {
+	version string
+	at      time.Time
 }
 
 // New returns the part of shards that the replica identity holds; the Leases
 // are kept in namespace. Add it to the manager, which runs it on every
 // replica (no leader election).
 func New(kube client.Client, namespace, identity string, shards int, t Timing, log logging.Logger, c clock.WithTicker) *Set {
-	return &Set{kube: kube, namespace: namespace, identity: identity, shards: shards, timing: t, clock: c, log: log, held: map[int]time.Time{}}
+	return &Set{kube: kube, namespace: namespace, identity: identity, shards: shards, timing: t, clock: c, log: log,
+		held: map[int]time.Time{}, working: map[int]int{}, releasing: map[int]bool{}, seen: map[string]sighting{}}
 }
 
 // Of is the shard of key: an AWS scope (an account, at its endpoint), or
@@ -100,6 +115,30 @@ func (s *Set) Holds(key string) bool {
 	defer s.mu.RUnlock()
 	at, ok := s.held[s.Of(key)]
 	return ok && s.clock.Since(at) < s.timing.RenewDeadline
+}
+
+// Enter reports whether this replica does key's work now and, when it does,
+// counts that work in key's shard until done is called: a shard this
+// replica lets go is handed over only once the work under way in it is
+// done (or the renew deadline passed), so that two replicas never work on
+// one object at once.
+func (s *Set) Enter(key string) (done func(), ok bool) {
+	n := s.Of(key)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	at, held := s.held[n]
+	if !held || s.clock.Since(at) >= s.timing.RenewDeadline {
+		return nil, false
+	}
+	s.working[n]++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			s.working[n]--
+			s.mu.Unlock()
+		})
+	}, true
 }
 
 // Held returns the shards this replica holds, in order.
@@ -133,7 +172,7 @@ func (s *Set) Start(ctx context.Context) error {
 		s.Round(ctx)
 		select {
 		case <-ctx.Done():
-			stop, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.timing.RenewDeadline)
+			stop, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*s.timing.RenewDeadline)
 			defer cancel()
 			s.leave(stop)
 			return nil
@@ -146,6 +185,10 @@ func (s *Set) Start(ctx context.Context) error {
 // shards renewed, those over its part let go, and free or expired ones
 // taken up to its part (the shards divided by the replicas alive).
 func (s *Set) Round(ctx context.Context) {
+	// A round that hangs on the API server must not outlive the renew
+	// deadline: the next one tries again.
+	ctx, cancel := context.WithTimeout(ctx, s.timing.RenewDeadline/2)
+	defer cancel()
 	now := s.clock.Now()
 	if err := s.renewMember(ctx, now); err != nil {
 		s.log.Debug("Cannot renew this replica's member lease", "error", err)
@@ -158,10 +201,16 @@ func (s *Set) Round(ctx context.Context) {
 	members, shards := 0, map[int]*coordinationv1.Lease{}
 	for i := range l.Items {
 		lease := &l.Items[i]
+		s.sighted(lease, now) // every round, so that expiry counts from the last change
 		switch lease.Labels[LabelRole] {
 		case RoleMember:
-			if s.alive(lease, now) || holder(lease) == s.identity {
+			switch {
+			case holder(lease) == s.identity || s.alive(lease, now):
 				members++
+			case s.goneLong(lease, now):
+				// A replica that died without leaving; its name is not
+				// used again (a random part).
+				s.forget(ctx, lease)
 			}
 		case RoleShard:
 			if n, err := strconv.Atoi(lease.Labels[labelShard]); err == nil && n >= 0 && n < s.shards {
@@ -175,8 +224,11 @@ func (s *Set) Round(ctx context.Context) {
 	mine := 0
 	for n := range s.shards {
 		if lease, ok := shards[n]; ok && holder(lease) == s.identity {
+			if s.isReleasing(n) {
+				continue
+			}
 			if mine >= part {
-				s.release(ctx, n, lease)
+				s.release(n, lease)
 				continue
 			}
 			if s.renew(ctx, n, lease, now) {
@@ -210,12 +262,51 @@ func (s *Set) forgetLost(shards map[int]*coordinationv1.Lease) {
 	}
 }
 
-// alive reports whether a Lease was renewed within its duration.
+// alive reports whether a Lease has a holder and changed within its
+// duration, on this replica's clock.
 func (s *Set) alive(l *coordinationv1.Lease, now time.Time) bool {
-	if l.Spec.RenewTime == nil {
+	if holder(l) == "" {
 		return false
 	}
-	return now.Before(l.Spec.RenewTime.Add(s.timing.Duration))
+	return now.Before(s.sighted(l, now).Add(durationOf(l, s.timing.Duration)))
+}
+
+// goneLong reports whether a Lease has not changed for five of its
+// durations.
+func (s *Set) goneLong(l *coordinationv1.Lease, now time.Time) bool {
+	return !now.Before(s.sighted(l, now).Add(5 * durationOf(l, s.timing.Duration)))
+}
+
+// sighted is when this replica first saw the Lease's current version.
+func (s *Set) sighted(l *coordinationv1.Lease, now time.Time) time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	seen, ok := s.seen[l.Name]
+	if !ok || seen.version != l.ResourceVersion {
+		seen = sighting{version: l.ResourceVersion, at: now}
+		s.seen[l.Name] = seen
+	}
+	return seen.at
+}
+
+func durationOf(l *coordinationv1.Lease, otherwise time.Duration) time.Duration {
+	if l.Spec.LeaseDurationSeconds != nil && *l.Spec.LeaseDurationSeconds > 0 {
+		return time.Duration(*l.Spec.LeaseDurationSeconds) * time.Second
+	}
+	return otherwise
+}
+
+// forget deletes the member Lease of a replica long gone, unless it changed
+// since it was read.
+func (s *Set) forget(ctx context.Context, l *coordinationv1.Lease) {
+	rv := l.ResourceVersion
+	if err := s.kube.Delete(ctx, l, client.Preconditions{ResourceVersion: &rv}); client.IgnoreNotFound(err) != nil {
+		s.log.Debug("Cannot delete the member lease of a replica long gone", "lease", l.Name, "error", err)
+		return
+	}
+	s.mu.Lock()
+	delete(s.seen, l.Name)
+	s.mu.Unlock()
 }
 
 func holder(l *coordinationv1.Lease) string {
@@ -307,12 +398,42 @@ func (s *Set) take(ctx context.Context, n int, l *coordinationv1.Lease, now time
 	return true
 }
 
-// release lets go of shard n: this replica stops its work at once, and
-// another takes it at its next look.
-func (s *Set) release(ctx context.Context, n int, l *coordinationv1.Lease) {
+// release lets go of shard n: this replica starts no more of its work at
+// once, and its Lease is given up once the work under way is done, in the
+// background, for another replica to take at its next look.
+func (s *Set) release(n int, l *coordinationv1.Lease) {
 	s.mu.Lock()
 	delete(s.held, n)
+	s.releasing[n] = true
 	s.mu.Unlock()
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*s.timing.RenewDeadline)
+		defer cancel()
+		s.giveUp(ctx, n, l)
+		s.mu.Lock()
+		delete(s.releasing, n)
+		s.mu.Unlock()
+	}()
+}
+
+func (s *Set) isReleasing(n int) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.releasing[n]
+}
+
+// giveUp waits, up to the renew deadline, for the work under way in shard n
+// and then gives its Lease up.
+func (s *Set) giveUp(ctx context.Context, n int, l *coordinationv1.Lease) {
+	// Real time: this waits for work, not for the Leases' clock.
+	for start := time.Now(); time.Since(start) < s.timing.RenewDeadline; time.Sleep(20 * time.Millisecond) {
+		s.mu.RLock()
+		busy := s.working[n] > 0
+		s.mu.RUnlock()
+		if !busy {
+			break
+		}
+	}
 	l.Spec.HolderIdentity = nil
 	l.Spec.RenewTime = nil
 	if err := s.kube.Update(ctx, l); err != nil {
@@ -322,18 +443,24 @@ func (s *Set) release(ctx context.Context, n int, l *coordinationv1.Lease) {
 	s.log.Info("Let go of a shard", "shard", n, "replica", s.identity)
 }
 
-// leave lets go of every shard and deletes this replica's member Lease.
+// leave lets go of every shard, once the work under way is done, and
+// deletes this replica's member Lease.
 func (s *Set) leave(ctx context.Context) {
+	s.mu.Lock()
+	clear(s.held)
+	s.mu.Unlock()
 	l := &coordinationv1.LeaseList{}
 	if err := s.kube.List(ctx, l, client.InNamespace(s.namespace), client.MatchingLabels{LabelRole: RoleShard}); err == nil {
+		var wg sync.WaitGroup
 		for i := range l.Items {
 			if holder(&l.Items[i]) != s.identity {
 				continue
 			}
 			if n, err := strconv.Atoi(l.Items[i].Labels[labelShard]); err == nil {
-				s.release(ctx, n, &l.Items[i])
+				wg.Go(func() { s.giveUp(ctx, n, &l.Items[i]) })
 			}
 		}
+		wg.Wait()
 	}
 	m := &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Namespace: s.namespace, Name: leasePrefix + "member-" + s.identity}}
 	_ = client.IgnoreNotFound(s.kube.Delete(ctx, m))

@@ -52,7 +52,7 @@ func TestShares(t *testing.T) {
 	round := func(rs ...func(a, b *replica) *replica) func(a, b *replica, c *clocktesting.FakeClock) {
 		return func(a, b *replica, c *clocktesting.FakeClock) {
 			for _, r := range rs {
-				r(a, b).Round(ctx)
+				r(a, b).round(t, ctx)
 			}
 			c.Step(timing.RetryPeriod)
 		}
@@ -82,15 +82,20 @@ func TestShares(t *testing.T) {
 			steps: []step{
 				{do: round(ra, rb, ra, rb), want: map[string][]int{"a": first, "b": second}},
 				// B is killed: no more rounds of it. Past its renew
-				// deadline it would not act, before its lease expires A
-				// does not take over.
+				// deadline it would not act; before its Leases expire,
+				// their duration after A last saw them change, A does
+				// not take over.
 				{do: func(a, _ *replica, c *clocktesting.FakeClock) {
-					c.Step(timing.Duration - 2*timing.RetryPeriod)
-					a.Round(ctx)
+					for range timing.Duration/timing.RetryPeriod - 2 {
+						a.round(t, ctx)
+						c.Step(timing.RetryPeriod)
+					}
 				}, want: map[string][]int{"a": first, "b": {}}},
 				{do: func(a, _ *replica, c *clocktesting.FakeClock) {
-					c.Step(2 * timing.RetryPeriod)
-					a.Round(ctx)
+					for range 3 {
+						a.round(t, ctx)
+						c.Step(timing.RetryPeriod)
+					}
 				}, want: map[string][]int{"a": all, "b": {}}},
 			},
 			tookByB: second,
@@ -101,7 +106,7 @@ func TestShares(t *testing.T) {
 				{do: func(a, b *replica, c *clocktesting.FakeClock) {
 					b.leave(ctx)
 					c.Step(timing.RetryPeriod)
-					a.Round(ctx)
+					a.round(t, ctx)
 				}, want: map[string][]int{"a": all, "b": {}}},
 			},
 			tookByB: second,
@@ -129,6 +134,23 @@ func TestShares(t *testing.T) {
 				t.Errorf("the shards B was told it took: -want, +got:\n%s", diff)
 			}
 		})
+	}
+}
+
+// round is one Round of r, its shards let go given up before it returns.
+func (r *replica) round(t *testing.T, ctx context.Context) {
+	t.Helper()
+	r.Round(ctx)
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		r.mu.RLock()
+		n := len(r.releasing)
+		r.mu.RUnlock()
+		if n == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("shards still being let go after 5 s")
+		}
 	}
 }
 
@@ -169,5 +191,46 @@ func TestOf(t *testing.T) {
 		if per[n] < 50 || per[n] > 150 {
 			t.Errorf("shard %d: %d of 1200 keys, want about 100", n, per[n])
 		}
+	}
+}
+
+// TestAShardLetGoWaitsForItsWork: a replica that lets a shard go starts no
+// more of its work at once, and gives its Lease up only once the work under
+// way is done, so that no two replicas work on one object at once.
+func TestAShardLetGoWaitsForItsWork(t *testing.T) {
+	ctx := context.Background()
+	kube := fake.NewClientBuilder().Build()
+	c := clocktesting.NewFakeClock(time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC))
+	a, b := newReplica(kube, "a", c), newReplica(kube, "b", c)
+	a.round(t, ctx)
+	key := ""
+	for i := range 1000 {
+		if k := fmt.Sprint("account-", i); a.Of(k) == 11 { // a shard A lets go when B comes
+			key = k
+			break
+		}
+	}
+	done, ok := a.Enter(key)
+	if !ok {
+		t.Fatal("A does not serve a key of a shard it holds")
+	}
+	b.Round(ctx)
+	c.Step(timing.RetryPeriod)
+	a.Round(ctx) // lets shards 6 to 11 go, 11 with work under way
+	if _, ok := a.Enter(key); ok {
+		t.Error("A took new work of a shard it let go")
+	}
+	time.Sleep(100 * time.Millisecond)
+	c.Step(timing.RetryPeriod)
+	b.round(t, ctx)
+	if got := b.Holds(key); got {
+		t.Error("B took the shard while A's work in it was under way")
+	}
+	done()
+	a.round(t, ctx) // its Lease given up
+	c.Step(timing.RetryPeriod)
+	b.round(t, ctx)
+	if !b.Holds(key) {
+		t.Error("B did not take the shard once A's work in it was done")
 	}
 }

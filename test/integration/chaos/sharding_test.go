@@ -149,6 +149,20 @@ func TestShardedReplicas(t *testing.T) {
 	for _, r := range replicas {
 		r.waitReady(t)
 	}
+	// The shards divided before any work comes, so that each account's
+	// work is one replica's from the start.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		per := map[string]int{}
+		for _, h := range shardHolders(ctx, t, kube) {
+			per[replicaName(h)]++
+		}
+		if len(per) == len(replicas) && per[replicas[0].name] == per[replicas[1].name] && per[replicas[1].name] == per[replicas[2].name] {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the shards not divided 30 s after the replicas were ready: %v", per)
+		}
+	}
 	for _, mgs := range objects {
 		for _, mg := range mgs {
 			if err := kube.Create(ctx, mg); err != nil {

@@ -137,7 +137,7 @@ func BenchmarkReplicas(b *testing.B) {
 	// Half way to all Ready, the replica of the most AWS calls is killed.
 	killed, killedAt, peakKilled, cpuKilled, callsKilled := -1, time.Time{}, 0.0, 0.0, 0.0
 	var unheld time.Duration
-	deadline := start.Add(3*bound + 15*time.Minute)
+	deadline := start.Add(timeLimit(bound, resources) + time.Minute)
 	var ready time.Duration
 	for {
 		n, example, err := settled(ctx, kube, ns)

@@ -119,18 +119,54 @@ type GateOptions[MR resource.ModernManaged] struct {
 	Deferred *Deferred
 	// Serves reports whether this replica does the work of a key: the
 	// Reservation's Scope, or NamespaceKey of a reconcile that calls no
-	// account. Another replica's work is dropped, not requeued: that
+	// account; when it does, done is called once the reconcile is over.
+	// Another replica's work of an account is dropped, not requeued: that
 	// replica has it queued. Nil serves everything (one replica).
-	Serves func(key string) bool
+	Serves func(key string) (done func(), ok bool)
 }
+
+// notServedFor is when a reconcile keyed by its namespace that another
+// replica serves comes back: two replicas may key one object apart (one
+// built its session, the other could not), and neither may drop it for good.
+const notServedFor = 10 * time.Second
+
+// servedKey holds, in a reconcile's context, what to call when it is over.
+type servedKey struct{}
 
 // NamespaceKey is the key Serves is asked for the work of a reconcile
 // that calls no AWS account: a deletion held by its policy, an object
 // whose config is wrong.
 func NamespaceKey(namespace string) string { return "namespace " + namespace }
 
-// serves reports whether this replica does the work of key.
-func (g *Gate[MR]) serves(key string) bool { return g.Serves == nil || g.Serves(key) }
+// serves reports whether this replica does the work of key; if it does,
+// the work counts as under way until the reconcile of ctx is over.
+func (g *Gate[MR]) serves(ctx context.Context, key string) bool {
+	if g.Serves == nil {
+		return true
+	}
+	done, ok := g.Serves(key)
+	if ok {
+		if over, held := ctx.Value(servedKey{}).(*[]func()); held {
+			*over = append(*over, done)
+		} else {
+			done()
+		}
+	}
+	return ok
+}
+
+// Reconcile lets the reconcile go now, or puts it off to its turn in the
+// budgets of its first calls; the work of a shard it let in is over when it
+// returns.
+func (g *Gate[MR]) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	var over []func()
+	defer func() {
+		for _, done := range over {
+			done()
+		}
+	}()
+	return g.reconcile(context.WithValue(ctx, servedKey{}, &over), req)
+}
 
 // NewGate returns the gate before inner.
 func NewGate[MR resource.ModernManaged](inner reconcile.Reconciler, o GateOptions[MR]) *Gate[MR] {
@@ -190,8 +226,8 @@ func (d *Deferred) giveUp(b *budget.Budgets, name types.NamespacedName) {
 // some polls deferred and some not, and says so once, not at every poll.
 const backWithin = 5 * time.Minute
 
-// Reconcile lets a reconcile through, now or at its turn.
-func (g *Gate[MR]) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+// reconcile lets a reconcile through, now or at its turn.
+func (g *Gate[MR]) reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	now := g.Clock.Now()
 	mg := g.Object.DeepCopyObject().(MR) //nolint:forcetypeassert // a copy of its own type
 	if err := g.Kube.Get(ctx, req.NamespacedName, mg); err != nil {
@@ -202,8 +238,8 @@ func (g *Gate[MR]) Reconcile(ctx context.Context, req reconcile.Request) (reconc
 	if g.Held != nil && g.Held(ctx, mg) {
 		// It calls nothing: it reserves nothing, and goes before no one.
 		g.Deferred.giveUp(g.Budgets, req.NamespacedName)
-		if !g.serves(NamespaceKey(req.Namespace)) {
-			return reconcile.Result{}, nil
+		if !g.serves(ctx, NamespaceKey(req.Namespace)) {
+			return reconcile.Result{RequeueAfter: notServedFor}, nil
 		}
 		return g.inner.Reconcile(ctx, req)
 	}
@@ -215,7 +251,7 @@ func (g *Gate[MR]) Reconcile(ctx context.Context, req reconcile.Request) (reconc
 		if t.r.Class == budget.Poll && class == budget.Change {
 			// A change came while a poll waited: it goes first.
 			g.Deferred.giveUp(g.Budgets, req.NamespacedName)
-		} else if !g.serves(t.r.Scope) {
+		} else if !g.serves(ctx, t.r.Scope) {
 			// Its account's shard went to another replica meanwhile.
 			g.Deferred.giveUp(g.Budgets, req.NamespacedName)
 			return reconcile.Result{}, nil
@@ -272,12 +308,12 @@ func (g *Gate[MR]) reserve(ctx context.Context, req reconcile.Request, mg MR, cl
 	}
 	if err != nil {
 		// The reconciler reports what is wrong with the config.
-		if !g.serves(NamespaceKey(req.Namespace)) {
-			return reconcile.Result{}, nil
+		if !g.serves(ctx, NamespaceKey(req.Namespace)) {
+			return reconcile.Result{RequeueAfter: notServedFor}, nil
 		}
 		return g.inner.Reconcile(budget.Urgent(ctx), req)
 	}
-	if !g.serves(r.Scope) {
+	if !g.serves(ctx, r.Scope) {
 		// Another replica holds its account's shard.
 		return reconcile.Result{}, nil
 	}

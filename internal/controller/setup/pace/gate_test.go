@@ -566,7 +566,7 @@ func TestGateServesOnlyItsShards(t *testing.T) {
 		},
 		"AHeldDeletionOfAnotherReplicasNamespace": {
 			objects: []client.Object{deleted(stream(1, settled...))}, served: []string{account}, held: true,
-			wantRuns: []int{0}, wantRes: []reconcile.Result{{}},
+			wantRuns: []int{0}, wantRes: []reconcile.Result{{RequeueAfter: notServedFor}},
 		},
 		"ATurnWhoseShardWentMeanwhile": {
 			objects: []client.Object{stream(1, creating...)}, served: []string{account}, wait: true, then: []string{},
@@ -583,7 +583,7 @@ func TestGateServesOnlyItsShards(t *testing.T) {
 			r := &recorder{}
 			g := gate(t, c, b, r, tc.objects...)
 			served := tc.served
-			g.Serves = func(key string) bool { return slices.Contains(served, key) }
+			g.Serves = func(key string) (func(), bool) { return func() {}, slices.Contains(served, key) }
 			if tc.held {
 				g.Held = func(context.Context, *v1alpha1.DeliveryStream) bool { return true }
 			}
