@@ -28,6 +28,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -60,6 +61,9 @@ const (
 	shHome      = "provider-sharding"
 	shShards    = 12
 	shAccounts  = 6
+	// handOverBudget is how long a change may take to reach AWS after the
+	// replica that held its account stopped cleanly.
+	handOverBudget = 8 * time.Second
 )
 
 // TestShardedReplicas runs three replicas of the provider with --shards on
@@ -68,7 +72,8 @@ const (
 // AWS. One replica is killed with SIGKILL and every object of its accounts
 // changed at once: each change reaches AWS within 20 s of the kill (the
 // others take its shards once its Leases expire), every object stays Ready
-// and Synced, and no AWS resource is created twice.
+// and Synced, and no AWS resource is created twice. Then another replica is
+// stopped cleanly (SIGTERM): it hands its shards over at once.
 func TestShardedReplicas(t *testing.T) {
 	if env.BuildErr != nil {
 		t.Fatal(env.BuildErr)
@@ -195,10 +200,12 @@ func TestShardedReplicas(t *testing.T) {
 		accountsOf[replicaName(h)] = append(accountsOf[replicaName(h)], i)
 	}
 	t.Logf("accounts by replica: %v", accountsOf)
+	// Every replica learns each account's ID (one STS call per account and
+	// replica); only an account's replica calls its services.
 	for _, r := range replicas {
 		calls := awsCallsOf(t, r.metrics)
 		if (calls > 0) != (len(accountsOf[r.name]) > 0) {
-			t.Errorf("%s made %.0f AWS calls and holds the shards of accounts %v: want calls only from the replica of an account", r.name, calls, accountsOf[r.name])
+			t.Errorf("%s made %.0f calls to the accounts' services and holds the shards of accounts %v: want calls only from the replica of an account", r.name, calls, accountsOf[r.name])
 		}
 	}
 
@@ -248,6 +255,47 @@ func TestShardedReplicas(t *testing.T) {
 			t.Errorf("shard %d is still held by the killed %s", n, victim.name)
 		}
 	}
+
+	// A replica that stops cleanly (a rolling update, a drain) hands its
+	// shards over at once: the changes of its accounts reach AWS within a
+	// few seconds, not a lease's duration.
+	var leaving *replica
+	for _, r := range replicas {
+		if r != victim && len(accountsOf[r.name]) > 0 && (leaving == nil || len(accountsOf[r.name]) > len(accountsOf[leaving.name])) {
+			leaving = r
+		}
+	}
+	if leaving != nil {
+		leaving.stop(syscall.SIGTERM)
+		stopped := time.Now()
+		var back []resource.Managed
+		for _, i := range accountsOf[leaving.name] {
+			for _, mg := range objects[i] {
+				setVersion(t, kube, mg, after)
+				back = append(back, mg)
+			}
+		}
+		var slowest time.Duration
+		for len(back) > 0 && time.Since(stopped) < 30*time.Second {
+			back = slices.DeleteFunc(back, func(mg resource.Managed) bool {
+				got, err := readers[accountOf(objects, mg)].version(ctx, mg)
+				if err != nil || got != after {
+					return false
+				}
+				slowest = max(slowest, time.Since(stopped))
+				return true
+			})
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("%s stopped (SIGTERM) holding %d accounts; their changes on AWS %s after the signal", leaving.name, len(accountsOf[leaving.name]), slowest.Round(100*time.Millisecond))
+		for _, mg := range back {
+			t.Errorf("%s: the change did not reach AWS within %s of the SIGTERM", objectName(mg), time.Since(stopped).Round(time.Second))
+		}
+		if slowest > handOverBudget {
+			t.Errorf("after a SIGTERM the changes reached AWS %s later, want within %s", slowest.Round(100*time.Millisecond), handOverBudget)
+		}
+	}
+
 	for i := range accounts.IDs {
 		creations := accounts.Account(i).Creations()
 		for _, c := range creations {
@@ -322,13 +370,14 @@ func holderOf(per map[string]int, name string) string {
 	return ""
 }
 
-// awsCallsOf sums a replica's provider_aws_services_aws_calls_total.
+// awsCallsOf sums a replica's provider_aws_services_aws_calls_total, but
+// for STS's (the identity calls that build sessions).
 func awsCallsOf(t *testing.T, metricsAddr string) float64 {
 	t.Helper()
 	text := scrape(t, metricsAddr)
 	sum := 0.0
 	for _, line := range strings.Split(text, "\n") {
-		if !strings.HasPrefix(line, "provider_aws_services_aws_calls_total{") {
+		if !strings.HasPrefix(line, "provider_aws_services_aws_calls_total{") || strings.Contains(line, `service="STS"`) {
 			continue
 		}
 		var v float64
