@@ -26,7 +26,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -277,11 +276,11 @@ func CPUSecondsOf(comm string) (float64, error) {
 		if _, err := strconv.Atoi(d.Name()); err != nil {
 			continue
 		}
-		name, err := os.ReadFile(filepath.Join("/proc", d.Name(), "comm"))
+		name, err := os.ReadFile("/proc/" + d.Name() + "/comm")
 		if err != nil || strings.TrimSpace(string(name)) != comm {
 			continue // gone, or another command
 		}
-		stat, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
+		stat, err := os.ReadFile("/proc/" + d.Name() + "/stat")
 		if err != nil {
 			continue
 		}

@@ -29,6 +29,7 @@ package shard
 import (
 	"context"
 	"hash/fnv"
+	"math"
 	"slices"
 	"strconv"
 	"sync"
@@ -47,8 +48,9 @@ import (
 const (
 	// LabelRole marks the Leases of sharding: RoleShard or RoleMember.
 	LabelRole = "shards.services.k8s.aws/role"
-	// RoleShard is a shard's Lease; RoleMember a replica's.
-	RoleShard  = "shard"
+	// RoleShard marks a shard's Lease.
+	RoleShard = "shard"
+	// RoleMember marks a replica's Lease, which says it is alive.
 	RoleMember = "member"
 
 	leasePrefix = "provider-aws-services-"
@@ -172,19 +174,25 @@ func (s *Set) Start(ctx context.Context) error {
 		s.Round(ctx)
 		select {
 		case <-ctx.Done():
-			stop, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*s.timing.RenewDeadline)
-			defer cancel()
-			s.leave(stop)
+			s.stop(ctx)
 			return nil
 		case <-t.C():
 		}
 	}
 }
 
+// stop lets go of every shard, with time for the work under way.
+func (s *Set) stop(ctx context.Context) {
+	stop, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*s.timing.RenewDeadline)
+	defer cancel()
+	s.leave(stop)
+}
+
 // Round is one look at the shards: this replica's member Lease renewed, its
 // shards renewed, those over its part let go, and free or expired ones
 // taken up to its part (the shards divided by the replicas alive).
 func (s *Set) Round(ctx context.Context) {
+	defer func() { metrics.ShardsHeld.Set(float64(len(s.Held()))) }()
 	// A round that hangs on the API server must not outlive the renew
 	// deadline: the next one tries again.
 	ctx, cancel := context.WithTimeout(ctx, s.timing.RenewDeadline/2)
@@ -193,10 +201,34 @@ func (s *Set) Round(ctx context.Context) {
 	if err := s.renewMember(ctx, now); err != nil {
 		s.log.Debug("Cannot renew this replica's member lease", "error", err)
 	}
-	l := &coordinationv1.LeaseList{}
-	if err := s.kube.List(ctx, l, client.InNamespace(s.namespace), client.HasLabels{LabelRole}); err != nil {
+	members, shards, err := s.look(ctx, now)
+	if err != nil {
 		s.log.Debug("Cannot list the shard leases", "error", err)
 		return
+	}
+	part := (s.shards + max(1, members) - 1) / max(1, members)
+	s.forgetLost(shards)
+	mine := s.keep(ctx, shards, part, now)
+	for n := range s.shards {
+		if mine >= part {
+			break
+		}
+		lease, ok := shards[n]
+		if ok && (holder(lease) == s.identity || (holder(lease) != "" && s.alive(lease, now))) {
+			continue
+		}
+		if s.take(ctx, n, lease, now) {
+			mine++
+		}
+	}
+}
+
+// look lists the Leases: it counts the replicas alive, deletes the member
+// Leases of those long gone, and returns the shards' Leases by shard.
+func (s *Set) look(ctx context.Context, now time.Time) (int, map[int]*coordinationv1.Lease, error) {
+	l := &coordinationv1.LeaseList{}
+	if err := s.kube.List(ctx, l, client.InNamespace(s.namespace), client.HasLabels{LabelRole}); err != nil {
+		return 0, nil, err
 	}
 	members, shards := 0, map[int]*coordinationv1.Lease{}
 	for i := range l.Items {
@@ -218,37 +250,27 @@ func (s *Set) Round(ctx context.Context) {
 			}
 		}
 	}
-	part := (s.shards + max(1, members) - 1) / max(1, members)
-	s.forgetLost(shards)
+	return members, shards, nil
+}
 
+// keep renews this replica's shards up to its part and lets the others go;
+// it returns how many it keeps.
+func (s *Set) keep(ctx context.Context, shards map[int]*coordinationv1.Lease, part int, now time.Time) int {
 	mine := 0
 	for n := range s.shards {
-		if lease, ok := shards[n]; ok && holder(lease) == s.identity {
-			if s.isReleasing(n) {
-				continue
-			}
-			if mine >= part {
-				s.release(n, lease)
-				continue
-			}
-			if s.renew(ctx, n, lease, now) {
-				mine++
-			}
-		}
-	}
-	defer func() { metrics.ShardsHeld.Set(float64(len(s.Held()))) }()
-	for n := range s.shards {
-		if mine >= part {
-			break
-		}
 		lease, ok := shards[n]
-		if ok && (holder(lease) == s.identity || (holder(lease) != "" && s.alive(lease, now))) {
+		if !ok || holder(lease) != s.identity || s.isReleasing(n) {
 			continue
 		}
-		if s.take(ctx, n, lease, now) {
+		if mine >= part {
+			s.release(ctx, n, lease)
+			continue
+		}
+		if s.renew(ctx, n, lease, now) {
 			mine++
 		}
 	}
+	return mine
 }
 
 // forgetLost forgets the shards this replica held that another holds now.
@@ -300,7 +322,8 @@ func durationOf(l *coordinationv1.Lease, otherwise time.Duration) time.Duration 
 // since it was read.
 func (s *Set) forget(ctx context.Context, l *coordinationv1.Lease) {
 	rv := l.ResourceVersion
-	if err := s.kube.Delete(ctx, l, client.Preconditions{ResourceVersion: &rv}); client.IgnoreNotFound(err) != nil {
+	err := s.kube.Delete(ctx, l, client.Preconditions{ResourceVersion: &rv})
+	if client.IgnoreNotFound(err) != nil {
 		s.log.Debug("Cannot delete the member lease of a replica long gone", "lease", l.Name, "error", err)
 		return
 	}
@@ -319,7 +342,8 @@ func holder(l *coordinationv1.Lease) string {
 const labelShard = "shards.services.k8s.aws/shard"
 
 func (s *Set) leaseSpec(now time.Time) coordinationv1.LeaseSpec {
-	id, seconds, at := s.identity, int32(s.timing.Duration/time.Second), metav1.NewMicroTime(now)
+	id, at := s.identity, metav1.NewMicroTime(now)
+	seconds := int32(min(s.timing.Duration/time.Second, math.MaxInt32)) //nolint:gosec // at most MaxInt32
 	return coordinationv1.LeaseSpec{HolderIdentity: &id, LeaseDurationSeconds: &seconds, RenewTime: &at, AcquireTime: &at}
 }
 
@@ -401,13 +425,14 @@ func (s *Set) take(ctx context.Context, n int, l *coordinationv1.Lease, now time
 // release lets go of shard n: this replica starts no more of its work at
 // once, and its Lease is given up once the work under way is done, in the
 // background, for another replica to take at its next look.
-func (s *Set) release(n int, l *coordinationv1.Lease) {
+func (s *Set) release(ctx context.Context, n int, l *coordinationv1.Lease) {
 	s.mu.Lock()
 	delete(s.held, n)
 	s.releasing[n] = true
 	s.mu.Unlock()
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*s.timing.RenewDeadline)
+		// It outlives the round.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*s.timing.RenewDeadline)
 		defer cancel()
 		s.giveUp(ctx, n, l)
 		s.mu.Lock()

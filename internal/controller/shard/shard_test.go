@@ -52,13 +52,18 @@ func TestShares(t *testing.T) {
 	round := func(rs ...func(a, b *replica) *replica) func(a, b *replica, c *clocktesting.FakeClock) {
 		return func(a, b *replica, c *clocktesting.FakeClock) {
 			for _, r := range rs {
-				r(a, b).round(t, ctx)
+				r(a, b).round(ctx, t)
 			}
 			c.Step(timing.RetryPeriod)
 		}
 	}
 	ra := func(a, _ *replica) *replica { return a }
 	rb := func(_, b *replica) *replica { return b }
+	// divided has A and B look twice each: the shards divided.
+	divided := func(a, b *replica, c *clocktesting.FakeClock) {
+		round(ra, rb)(a, b, c)
+		round(ra, rb)(a, b, c)
+	}
 	all, first, second := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, []int{0, 1, 2, 3, 4, 5}, []int{6, 7, 8, 9, 10, 11}
 	cases := map[string]struct {
 		steps    []step
@@ -80,20 +85,20 @@ func TestShares(t *testing.T) {
 		},
 		"TheSharesOfOneThatDiedAreTakenOverOnceExpired": {
 			steps: []step{
-				{do: round(ra, rb, ra, rb), want: map[string][]int{"a": first, "b": second}},
+				{do: divided, want: map[string][]int{"a": first, "b": second}},
 				// B is killed: no more rounds of it. Past its renew
 				// deadline it would not act; before its Leases expire,
 				// their duration after A last saw them change, A does
 				// not take over.
 				{do: func(a, _ *replica, c *clocktesting.FakeClock) {
 					for range timing.Duration/timing.RetryPeriod - 2 {
-						a.round(t, ctx)
+						a.round(ctx, t)
 						c.Step(timing.RetryPeriod)
 					}
 				}, want: map[string][]int{"a": first, "b": {}}},
 				{do: func(a, _ *replica, c *clocktesting.FakeClock) {
 					for range 3 {
-						a.round(t, ctx)
+						a.round(ctx, t)
 						c.Step(timing.RetryPeriod)
 					}
 				}, want: map[string][]int{"a": all, "b": {}}},
@@ -102,11 +107,11 @@ func TestShares(t *testing.T) {
 		},
 		"OneThatLeavesHandsItsSharesOverAtOnce": {
 			steps: []step{
-				{do: round(ra, rb, ra, rb), want: map[string][]int{"a": first, "b": second}},
+				{do: divided, want: map[string][]int{"a": first, "b": second}},
 				{do: func(a, b *replica, c *clocktesting.FakeClock) {
 					b.leave(ctx)
 					c.Step(timing.RetryPeriod)
-					a.round(t, ctx)
+					a.round(ctx, t)
 				}, want: map[string][]int{"a": all, "b": {}}},
 			},
 			tookByB: second,
@@ -138,7 +143,7 @@ func TestShares(t *testing.T) {
 }
 
 // round is one Round of r, its shards let go given up before it returns.
-func (r *replica) round(t *testing.T, ctx context.Context) {
+func (r *replica) round(ctx context.Context, t *testing.T) {
 	t.Helper()
 	r.Round(ctx)
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
@@ -180,7 +185,8 @@ func (r *replica) holdsShard(n int) bool {
 // that ten accounts do not all land on one replica of three.
 func TestOf(t *testing.T) {
 	s := New(nil, "provider", "a", 12, timing, logging.NewNopLogger(), clocktesting.NewFakeClock(time.Now()))
-	if s.Of("100000000001") != s.Of("100000000001") {
+	again := New(nil, "provider", "b", 12, timing, logging.NewNopLogger(), clocktesting.NewFakeClock(time.Now()))
+	if s.Of("100000000001") != again.Of("100000000001") {
 		t.Fatal("Of is not stable")
 	}
 	per := map[int]int{}
@@ -202,7 +208,7 @@ func TestAShardLetGoWaitsForItsWork(t *testing.T) {
 	kube := fake.NewClientBuilder().Build()
 	c := clocktesting.NewFakeClock(time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC))
 	a, b := newReplica(kube, "a", c), newReplica(kube, "b", c)
-	a.round(t, ctx)
+	a.round(ctx, t)
 	key := ""
 	for i := range 1000 {
 		if k := fmt.Sprint("account-", i); a.Of(k) == 11 { // a shard A lets go when B comes
@@ -222,14 +228,14 @@ func TestAShardLetGoWaitsForItsWork(t *testing.T) {
 	}
 	time.Sleep(100 * time.Millisecond)
 	c.Step(timing.RetryPeriod)
-	b.round(t, ctx)
+	b.round(ctx, t)
 	if got := b.Holds(key); got {
 		t.Error("B took the shard while A's work in it was under way")
 	}
 	done()
-	a.round(t, ctx) // its Lease given up
+	a.round(ctx, t) // its Lease given up
 	c.Step(timing.RetryPeriod)
-	b.round(t, ctx)
+	b.round(ctx, t)
 	if !b.Holds(key) {
 		t.Error("B did not take the shard once A's work in it was done")
 	}

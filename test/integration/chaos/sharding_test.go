@@ -116,7 +116,7 @@ func TestShardedReplicas(t *testing.T) {
 		if err := kube.Create(ctx, pc); err != nil {
 			t.Fatal(err)
 		}
-		defer func() { _ = kube.Delete(ctx, pc) }()
+		t.Cleanup(func() { _ = kube.Delete(ctx, pc) })
 		em := accounts.Account(i)
 		em.CreateModel(region, model)
 		topicARN := em.CreateTopic(region, "sharding")
@@ -138,7 +138,7 @@ func TestShardedReplicas(t *testing.T) {
 			args:    []string{fmt.Sprintf("--shards=%d", shShards), "--namespace=" + shHome},
 			environ: []string{"POD_NAME=" + name},
 		}}
-		defer replicas[i].kill()
+		t.Cleanup(func() { replicas[i].kill() })
 	}
 	defer func() {
 		if t.Failed() {

@@ -93,6 +93,13 @@ func BenchmarkReplicas(b *testing.B) {
 
 	ps := make([]*process, replicas)
 	samplers := make([]*proc.Sampler, replicas)
+	defer func() {
+		for _, p := range ps {
+			if p != nil {
+				p.Kill()
+			}
+		}
+	}()
 	for i := range ps {
 		var err error
 		args := []string{fmt.Sprintf("--shards=%d", shards), "--namespace=" + home}
@@ -100,7 +107,6 @@ func BenchmarkReplicas(b *testing.B) {
 		if ps[i], err = startProvider(kubeconfig, dir, i+1, args); err != nil {
 			b.Fatal(err)
 		}
-		defer ps[i].Kill()
 	}
 	os.Unsetenv("POD_NAME")
 	for _, p := range ps {

@@ -248,14 +248,15 @@ func (g *Gate[MR]) reconcile(ctx context.Context, req reconcile.Request) (reconc
 		class = budget.Change
 	}
 	if t, ok := g.Deferred.turns.Peek(req.NamespacedName); ok {
-		if t.r.Class == budget.Poll && class == budget.Change {
+		switch {
+		case t.r.Class == budget.Poll && class == budget.Change:
 			// A change came while a poll waited: it goes first.
 			g.Deferred.giveUp(g.Budgets, req.NamespacedName)
-		} else if !g.serves(ctx, t.r.Scope) {
+		case !g.serves(ctx, t.r.Scope):
 			// Its account's shard went to another replica meanwhile.
 			g.Deferred.giveUp(g.Budgets, req.NamespacedName)
 			return reconcile.Result{}, nil
-		} else {
+		default:
 			return g.atTurn(ctx, req, mg, t, now)
 		}
 	}
