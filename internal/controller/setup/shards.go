@@ -18,6 +18,7 @@ package setup
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -48,20 +49,20 @@ func (p *path[MR]) shardWatch() managedoptions.Watch {
 		return nil
 	}
 	taken := make(chan ctrlevent.TypedGenericEvent[client.Object], 1024)
-	p.shared.Shards.OnAcquire(func(n int) {
-		go p.queueShard(n, taken)
+	p.shared.Shards.OnAcquire(func(shards []int) {
+		go p.queueShards(shards, taken)
 	})
 	return func(b *builder.Builder) *builder.Builder {
 		return b.WatchesRawSource(source.Channel(taken, &handler.EnqueueRequestForObject{}))
 	}
 }
 
-// queueShard sends each object of the kind whose work may be in shard n,
+// queueShards sends each object of the kind whose work may be in shards,
 // read from the cache uncopied: by its account's scope when a session was
 // built for it here, or by its namespace (the key of a reconcile that calls
 // no account), and every object whose account is not known yet (its gate
 // finds out).
-func (p *path[MR]) queueShard(n int, to chan<- ctrlevent.TypedGenericEvent[client.Object]) {
+func (p *path[MR]) queueShards(shards []int, to chan<- ctrlevent.TypedGenericEvent[client.Object]) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	l := p.kind.emptyList()
@@ -69,7 +70,7 @@ func (p *path[MR]) queueShard(n int, to chan<- ctrlevent.TypedGenericEvent[clien
 		return
 	}
 	if err := p.mgr.GetCache().List(ctx, l, client.UnsafeDisableDeepCopy); err != nil {
-		p.o.Logger.Info("Cannot queue the objects of a shard taken over", "shard", n, "error", err)
+		p.o.Logger.Info("Cannot queue the objects of shards taken over", "shards", shards, "error", err)
 		return
 	}
 	items, err := meta.ExtractList(l)
@@ -83,8 +84,8 @@ func (p *path[MR]) queueShard(n int, to chan<- ctrlevent.TypedGenericEvent[clien
 		}
 		d := p.shared.Sessions.Destination(ctx, mg, p.kind.Region(mg))
 		inShard := d.Calls && d.Session == nil ||
-			d.Session != nil && p.shared.Shards.Of(d.Session.Scope()) == n ||
-			p.shared.Shards.Of(pace.NamespaceKey(mg.GetNamespace())) == n
+			d.Session != nil && slices.Contains(shards, p.shared.Shards.Of(d.Session.Scope())) ||
+			slices.Contains(shards, p.shared.Shards.Of(pace.NamespaceKey(mg.GetNamespace())))
 		if !inShard {
 			continue
 		}

@@ -79,8 +79,10 @@ type Set struct {
 	// releasing are the shards let go whose Leases wait for that work.
 	working   map[int]int
 	releasing map[int]bool
-	// acquired are told each shard this replica takes.
-	acquired []func(shard int)
+	// acquired are told the shards this replica takes, once a round;
+	// taken gathers them during the round.
+	acquired []func(shards []int)
+	taken    []int
 	// seen is when this replica first saw each Lease's current version: a
 	// Lease expires its duration after that, on this replica's clock, so
 	// that replicas whose clocks differ agree (as client-go's leader
@@ -155,9 +157,9 @@ func (s *Set) Held() []int {
 	return out
 }
 
-// OnAcquire tells fn each shard this replica takes, so that the work of its
-// objects is queued here. Call it before Start.
-func (s *Set) OnAcquire(fn func(shard int)) {
+// OnAcquire tells fn the shards this replica takes in a round, so that the
+// work of their objects is queued here. Call it before Start.
+func (s *Set) OnAcquire(fn func(shards []int)) {
 	s.acquired = append(s.acquired, fn)
 }
 
@@ -193,6 +195,7 @@ func (s *Set) stop(ctx context.Context) {
 // taken up to its part (the shards divided by the replicas alive).
 func (s *Set) Round(ctx context.Context) {
 	defer func() { metrics.ShardsHeld.Set(float64(len(s.Held()))) }()
+	defer s.tell()
 	// A round that hangs on the API server must not outlive the renew
 	// deadline: the next one tries again.
 	ctx, cancel := context.WithTimeout(ctx, s.timing.RenewDeadline/2)
@@ -389,8 +392,18 @@ func (s *Set) hold(n int, now time.Time) {
 		return
 	}
 	s.log.Info("Holding a shard", "shard", n, "replica", s.identity)
+	s.taken = append(s.taken, n)
+}
+
+// tell tells the listeners the shards taken in this round.
+func (s *Set) tell() {
+	if len(s.taken) == 0 {
+		return
+	}
+	taken := s.taken
+	s.taken = nil
 	for _, fn := range s.acquired {
-		fn(n)
+		fn(taken)
 	}
 }
 

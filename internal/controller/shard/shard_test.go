@@ -39,7 +39,7 @@ type replica struct {
 
 func newReplica(kube client.Client, name string, c *clocktesting.FakeClock) *replica {
 	r := &replica{Set: New(kube, "provider", name, 12, timing, logging.NewNopLogger(), c)}
-	r.OnAcquire(func(n int) { r.took = append(r.took, n) })
+	r.OnAcquire(func(ns []int) { r.took = append(r.took, ns...) })
 	return r
 }
 
