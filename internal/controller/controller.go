@@ -98,7 +98,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 	for _, k := range kinds {
 		ready.Expect(k.GroupVersionKind.Kind)
 	}
-	err := config.Setup(ready.Manager(mgr, configKind), o)
+	err := config.Setup(ready.Manager(mgr, configKind), o, shared.Shards)
 	ready.SetUp(configKind, err)
 	if err != nil {
 		return err

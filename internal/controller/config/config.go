@@ -40,11 +40,15 @@ import (
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/kubeclient"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/shard"
 )
 
 // Setup adds the controllers of ProviderConfig and ClusterProviderConfig. Both
 // count the same ProviderConfigUsage kind, told apart by its config kind label.
-func Setup(mgr ctrl.Manager, o controller.Options) error {
+// With shards (nil: none), each config is reconciled by the replica that
+// holds its own key's shard, so that replicas do not write one status
+// against each other.
+func Setup(mgr ctrl.Manager, o controller.Options, shards *shard.Set) error {
 	configs := []struct {
 		kind   string
 		object client.Object
@@ -53,14 +57,14 @@ func Setup(mgr ctrl.Manager, o controller.Options) error {
 		{kind: v1alpha1.ClusterProviderConfigKind, object: &v1alpha1.ClusterProviderConfig{}},
 	}
 	for _, c := range configs {
-		if err := setupOne(mgr, o, c.kind, c.object); err != nil {
+		if err := setupOne(mgr, o, c.kind, c.object, shards); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func setupOne(mgr ctrl.Manager, o controller.Options, kind string, of client.Object) error {
+func setupOne(mgr ctrl.Manager, o controller.Options, kind string, of client.Object, shards *shard.Set) error {
 	name := providerconfig.ControllerName(kind)
 	r := providerconfig.NewReconciler(mgr,
 		resource.ProviderConfigKinds{
@@ -75,6 +79,9 @@ func setupOne(mgr ctrl.Manager, o controller.Options, kind string, of client.Obj
 	if kind == v1alpha1.ClusterProviderConfigKind {
 		rec = namespacesStatus{Reconciler: rec, kube: mgr.GetClient()}
 	}
+	if shards != nil {
+		rec = servedBy{Reconciler: rec, shards: shards, kind: kind}
+	}
 	if o.GlobalRateLimiter != nil {
 		// The ceiling a user set with --max-reconcile-rate.
 		rec = ratelimiter.NewReconciler(name, rec, o.GlobalRateLimiter)
@@ -85,6 +92,26 @@ func setupOne(mgr ctrl.Manager, o controller.Options, kind string, of client.Obj
 		For(of, builder.WithPredicates(specOrDeletion{})).
 		Watches(&v1alpha1.ProviderConfigUsage{}, coalesced{EventHandler: &resource.EnqueueRequestForProviderConfig{Kind: kind}, after: coalesce}).
 		Complete(rec)
+}
+
+// servedBy reconciles a config on the replica that holds its key's shard;
+// the others look again a little later, in case the shard comes to them.
+type servedBy struct {
+	reconcile.Reconciler
+	shards *shard.Set
+	kind   string
+}
+
+// notServedFor is when a config another replica serves is looked at again.
+const notServedFor = 10 * time.Second
+
+func (s servedBy) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	done, ok := s.shards.Enter(s.kind + " " + req.String())
+	if !ok {
+		return reconcile.Result{RequeueAfter: notServedFor}, nil
+	}
+	defer done()
+	return s.Reconciler.Reconcile(ctx, req)
 }
 
 // specOrDeletion passes a config's changes that its reconcile acts on: its

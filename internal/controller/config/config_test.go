@@ -22,16 +22,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/workqueue"
+	clocktesting "k8s.io/utils/clock/testing"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/shard"
 )
 
 // queue records what was added, and when.
@@ -98,6 +102,47 @@ func TestSpecOrDeletion(t *testing.T) {
 			got := specOrDeletion{}.Update(event.UpdateEvent{ObjectOld: tc.old, ObjectNew: tc.new})
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("Update(...): -want, +got:\n%s", diff)
+			}
+		})
+	}
+}
+
+// ran records that the config's reconcile ran.
+type ran struct{ n int }
+
+func (r *ran) Reconcile(context.Context, reconcile.Request) (reconcile.Result, error) {
+	r.n++
+	return reconcile.Result{}, nil
+}
+
+// TestServedBy: with shards, a config is reconciled by the replica that
+// holds its shard; another looks again later.
+func TestServedBy(t *testing.T) {
+	timing := shard.Timing{Duration: 14 * time.Second, RenewDeadline: 10 * time.Second, RetryPeriod: time.Second}
+	cases := map[string]struct {
+		holds    bool
+		wantRuns int
+		wantRes  reconcile.Result
+	}{
+		"ItsShard":             {holds: true, wantRuns: 1, wantRes: reconcile.Result{}},
+		"AnotherReplicasShard": {holds: false, wantRuns: 0, wantRes: reconcile.Result{RequeueAfter: notServedFor}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := shard.New(fake.NewClientBuilder().Build(), "provider", "a", 4, timing, logging.NewNopLogger(), clocktesting.NewFakeClock(time.Now()))
+			if tc.holds {
+				s.Round(context.Background()) // alone, it takes every shard
+			}
+			r := &ran{}
+			res, err := servedBy{Reconciler: r, shards: s, kind: v1alpha1.ClusterProviderConfigKind}.Reconcile(context.Background(), reconcile.Request{NamespacedName: types.NamespacedName{Name: "team-a"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.wantRes, res); diff != "" {
+				t.Errorf("result: -want, +got:\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.wantRuns, r.n); diff != "" {
+				t.Errorf("runs: -want, +got:\n%s", diff)
 			}
 		})
 	}
