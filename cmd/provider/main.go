@@ -41,6 +41,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/uuid"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -224,7 +225,11 @@ func main() {
 		Sweeps:    setup.NewSweeps(mgr, log, providerNamespace(*namespace), sweep.DefaultEvery),
 	}
 	if *shards > 0 {
-		shared.Shards = shard.New(direct, providerNamespace(*namespace), replicaIdentity(), *shards,
+		// The Leases' client waits behind no other request of this
+		// replica: a flood of creates must not make it miss a renewal.
+		leases, err := client.New(leaseConfig(cfg), client.Options{Scheme: scheme})
+		kingpin.FatalIfError(err, "Cannot create the shard leases' API server client")
+		shared.Shards = shard.New(leases, providerNamespace(*namespace), replicaIdentity(), *shards,
 			shard.Timing{Duration: lease.Duration, RenewDeadline: lease.RenewDeadline, RetryPeriod: lease.RetryPeriod}, log, clock.RealClock{})
 		kingpin.FatalIfError(mgr.Add(shared.Shards), "Cannot share the work between replicas")
 		log.Info("Sharing the work between replicas", "shards", *shards)
@@ -245,6 +250,14 @@ func levelFor(debug bool) zapcore.Level {
 		return zapcore.DebugLevel
 	}
 	return zapcore.InfoLevel
+}
+
+// leaseConfig is cfg with a rate limiter of its own, for the shard Leases:
+// a few requests a second, never behind the managed resources' writes.
+func leaseConfig(cfg *rest.Config) *rest.Config {
+	c := rest.CopyConfig(cfg)
+	c.RateLimiter, c.QPS, c.Burst = nil, 20, 40
+	return c
 }
 
 // replicaIdentity names this replica in the shard Leases: its pod's name

@@ -80,7 +80,7 @@ type Set struct {
 	working   map[int]int
 	releasing map[int]bool
 	// acquired are told the shards this replica takes, once a round;
-	// taken gathers them during the round.
+	// taken gathers them during the round (guarded by mu).
 	acquired []func(shards []int)
 	taken    []int
 	// seen is when this replica first saw each Lease's current version: a
@@ -256,20 +256,31 @@ func (s *Set) look(ctx context.Context, now time.Time) (int, map[int]*coordinati
 	return members, shards, nil
 }
 
-// keep renews this replica's shards up to its part and lets the others go;
-// it returns how many it keeps.
+// keep renews this replica's shards up to its part, all at once, so that a
+// slow API server delays each renewal by one answer, not by the sum of them,
+// and lets the others go; it returns how many it keeps.
 func (s *Set) keep(ctx context.Context, shards map[int]*coordinationv1.Lease, part int, now time.Time) int {
-	mine := 0
+	var renewing []int
 	for n := range s.shards {
 		lease, ok := shards[n]
 		if !ok || holder(lease) != s.identity || s.isReleasing(n) {
 			continue
 		}
-		if mine >= part {
+		if len(renewing) >= part {
 			s.release(ctx, n, lease)
 			continue
 		}
-		if s.renew(ctx, n, lease, now) {
+		renewing = append(renewing, n)
+	}
+	kept := make([]bool, len(renewing))
+	var wg sync.WaitGroup
+	for i, n := range renewing {
+		wg.Go(func() { kept[i] = s.renew(ctx, n, shards[n], now) })
+	}
+	wg.Wait()
+	mine := 0
+	for _, k := range kept {
+		if k {
 			mine++
 		}
 	}
@@ -384,24 +395,28 @@ func (s *Set) renew(ctx context.Context, n int, l *coordinationv1.Lease, now tim
 // and tells the listeners when it did not hold it a moment ago: its
 // objects' work, dropped meanwhile, is queued again.
 func (s *Set) hold(n int, now time.Time) {
-	was := s.heldWithin(n, now)
 	s.mu.Lock()
+	at, ok := s.held[n]
+	was := ok && now.Sub(at) < s.timing.RenewDeadline
 	s.held[n] = now
-	s.mu.Unlock()
-	if was {
-		return
+	if !was {
+		s.taken = append(s.taken, n)
 	}
-	s.log.Info("Holding a shard", "shard", n, "replica", s.identity)
-	s.taken = append(s.taken, n)
+	s.mu.Unlock()
+	if !was {
+		s.log.Info("Holding a shard", "shard", n, "replica", s.identity)
+	}
 }
 
 // tell tells the listeners the shards taken in this round.
 func (s *Set) tell() {
-	if len(s.taken) == 0 {
-		return
-	}
+	s.mu.Lock()
 	taken := s.taken
 	s.taken = nil
+	s.mu.Unlock()
+	if len(taken) == 0 {
+		return
+	}
 	for _, fn := range s.acquired {
 		fn(taken)
 	}
