@@ -76,33 +76,13 @@ func TestRepurposeHeld(t *testing.T) {
 		},
 		"ChangedMeanwhile": {
 			held: true,
-			between: func(t *testing.T, kube client.Client) {
-				t.Helper()
-				l := &coordinationv1.Lease{}
-				if err := kube.Get(context.Background(), client.ObjectKey{Namespace: "provider", Name: claimName(ordersID)}, l); err != nil {
-					t.Fatal(err)
-				}
-				l.Annotations[AnnotationHandedTo] = "team-b"
-				if err := kube.Update(context.Background(), l); err != nil {
-					t.Fatal(err)
-				}
-			},
+			between: changeClaim(func(l *coordinationv1.Lease) { l.Annotations[AnnotationHandedTo] = "team-b" }),
 			want:    []string{"update", "get", "update"},
 			purpose: Created,
 		},
 		"TakenByAnother": {
 			held: true,
-			between: func(t *testing.T, kube client.Client) {
-				t.Helper()
-				l := &coordinationv1.Lease{}
-				if err := kube.Get(context.Background(), client.ObjectKey{Namespace: "provider", Name: claimName(ordersID)}, l); err != nil {
-					t.Fatal(err)
-				}
-				l.Labels[LabelHolder] = "another"
-				if err := kube.Update(context.Background(), l); err != nil {
-					t.Fatal(err)
-				}
-			},
+			between: changeClaim(func(l *coordinationv1.Lease) { l.Labels[LabelHolder] = "another" }),
 			err:     true,
 			want:    []string{"update", "get"},
 			purpose: ToCreate,
@@ -150,5 +130,21 @@ func TestRepurposeHeld(t *testing.T) {
 				t.Errorf("the claim's purpose: -want, +got:\n%s", diff)
 			}
 		})
+	}
+}
+
+// changeClaim changes the claim of "orders" at the API server as change
+// says, as another writer would.
+func changeClaim(change func(*coordinationv1.Lease)) func(*testing.T, client.Client) {
+	return func(t *testing.T, kube client.Client) {
+		t.Helper()
+		l := &coordinationv1.Lease{}
+		if err := kube.Get(context.Background(), client.ObjectKey{Namespace: "provider", Name: claimName(ordersID)}, l); err != nil {
+			t.Fatal(err)
+		}
+		change(l)
+		if err := kube.Update(context.Background(), l); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -22,6 +22,10 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -107,4 +111,29 @@ func perAccount(counts map[string]int, n int) map[string]int {
 		out[k] = (c + n - 1) / n
 	}
 	return out
+}
+
+// servedAWS is the AWS of the settings' accounts, with their latency and
+// quotas, served over HTTP.
+func servedAWS(s settings) (awsUnderTest, []benchAccount, *httptest.Server) {
+	em, accounts := newAWS(s.accounts)
+	if s.latency > 0 || s.jitter > 0 {
+		em.SetFaults(map[string]emulator.Fault{"*": {Latency: s.latency, LatencyJitter: s.jitter}})
+	}
+	if s.quotas {
+		em.SetQuotas(emulator.PublishedQuotas)
+	}
+	return em, accounts, httptest.NewServer(em)
+}
+
+// kubeconfigIn writes the control plane's kubeconfig into a folder of the
+// benchmark's, and returns both.
+func kubeconfigIn(b *testing.B) (dir, kubeconfig string) {
+	b.Helper()
+	dir = b.TempDir()
+	kubeconfig = filepath.Join(dir, "kubeconfig")
+	if err := os.WriteFile(kubeconfig, env.ControlPlane.KubeConfig, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	return dir, kubeconfig
 }

@@ -21,9 +21,7 @@ package scale
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -60,20 +58,9 @@ func BenchmarkReplicas(b *testing.B) {
 	}
 	ctx := context.Background()
 	kube := env.ControlPlane.Client
-	em, accounts := newAWS(s.accounts)
-	if s.latency > 0 || s.jitter > 0 {
-		em.SetFaults(map[string]emulator.Fault{"*": {Latency: s.latency, LatencyJitter: s.jitter}})
-	}
-	if s.quotas {
-		em.SetQuotas(emulator.PublishedQuotas)
-	}
-	srv := httptest.NewServer(em)
+	em, accounts, srv := servedAWS(s)
 	defer srv.Close()
-	dir := b.TempDir()
-	kubeconfig := filepath.Join(dir, "kubeconfig")
-	if err := os.WriteFile(kubeconfig, env.ControlPlane.KubeConfig, 0o600); err != nil {
-		b.Fatal(err)
-	}
+	dir, kubeconfig := kubeconfigIn(b)
 	const ns, home = "replicas", "provider-replicas"
 	for _, n := range []string{ns, home} {
 		if err := kube.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: n}}); err != nil && !kerrors.IsAlreadyExists(err) {

@@ -22,7 +22,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -266,21 +265,9 @@ func run(b *testing.B) *figures {
 	ctx := context.Background()
 	kube := env.ControlPlane.Client
 
-	em, accounts := newAWS(s.accounts)
-	if s.latency > 0 || s.jitter > 0 {
-		em.SetFaults(map[string]emulator.Fault{"*": {Latency: s.latency, LatencyJitter: s.jitter}})
-	}
-	if s.quotas {
-		em.SetQuotas(emulator.PublishedQuotas)
-	}
-	srv := httptest.NewServer(em)
+	em, accounts, srv := servedAWS(s)
 	defer srv.Close()
-
-	dir := b.TempDir()
-	kubeconfig := filepath.Join(dir, "kubeconfig")
-	if err := os.WriteFile(kubeconfig, env.ControlPlane.KubeConfig, 0o600); err != nil {
-		b.Fatal(err)
-	}
+	dir, kubeconfig := kubeconfigIn(b)
 	runs := 0
 	var p *process
 	start := func() {
