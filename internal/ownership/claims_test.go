@@ -75,13 +75,13 @@ func TestRepurposeHeld(t *testing.T) {
 			purpose: Created,
 		},
 		"ChangedMeanwhile": {
-			held: true,
+			held:    true,
 			between: changeClaim(func(l *coordinationv1.Lease) { l.Annotations[AnnotationHandedTo] = "team-b" }),
 			want:    []string{"update", "get", "update"},
 			purpose: Created,
 		},
 		"TakenByAnother": {
-			held: true,
+			held:    true,
 			between: changeClaim(func(l *coordinationv1.Lease) { l.Labels[LabelHolder] = "another" }),
 			err:     true,
 			want:    []string{"update", "get"},

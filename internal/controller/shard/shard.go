@@ -260,7 +260,7 @@ func (s *Set) look(ctx context.Context, now time.Time) (int, map[int]*coordinati
 // slow API server delays each renewal by one answer, not by the sum of them,
 // and lets the others go; it returns how many it keeps.
 func (s *Set) keep(ctx context.Context, shards map[int]*coordinationv1.Lease, part int, now time.Time) int {
-	var renewing []int
+	renewing := make([]int, 0, part)
 	for n := range s.shards {
 		lease, ok := shards[n]
 		if !ok || holder(lease) != s.identity || s.isReleasing(n) {

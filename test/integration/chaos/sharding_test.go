@@ -226,19 +226,7 @@ func TestShardedReplicas(t *testing.T) {
 			changed = append(changed, mg)
 		}
 	}
-	pending := slices.Clone(changed)
-	var longest time.Duration
-	for len(pending) > 0 && time.Since(killed) < failoverBudget+10*time.Second {
-		pending = slices.DeleteFunc(pending, func(mg resource.Managed) bool {
-			got, err := readers[accountOf(objects, mg)].version(ctx, mg)
-			if err != nil || got != after {
-				return false
-			}
-			longest = max(longest, time.Since(killed))
-			return true
-		})
-		time.Sleep(100 * time.Millisecond)
-	}
+	longest, pending := onAWS(ctx, changed, func(mg resource.Managed) awsClients { return readers[accountOf(objects, mg)] }, killed, failoverBudget+10*time.Second)
 	t.Logf("%s killed, holding %d shards and %d accounts; the %d changes of its accounts on AWS %s after the kill",
 		victim.name, per[holderOf(per, victim.name)], len(accountsOf[victim.name]), len(changed), longest.Round(100*time.Millisecond))
 	for _, mg := range pending {
@@ -275,18 +263,7 @@ func TestShardedReplicas(t *testing.T) {
 				back = append(back, mg)
 			}
 		}
-		var slowest time.Duration
-		for len(back) > 0 && time.Since(stopped) < 30*time.Second {
-			back = slices.DeleteFunc(back, func(mg resource.Managed) bool {
-				got, err := readers[accountOf(objects, mg)].version(ctx, mg)
-				if err != nil || got != after {
-					return false
-				}
-				slowest = max(slowest, time.Since(stopped))
-				return true
-			})
-			time.Sleep(100 * time.Millisecond)
-		}
+		slowest, back := onAWS(ctx, back, func(mg resource.Managed) awsClients { return readers[accountOf(objects, mg)] }, stopped, 30*time.Second)
 		t.Logf("%s stopped (SIGTERM) holding %d accounts; their changes on AWS %s after the signal", leaving.name, len(accountsOf[leaving.name]), slowest.Round(100*time.Millisecond))
 		for _, mg := range back {
 			t.Errorf("%s: the change did not reach AWS within %s of the SIGTERM", objectName(mg), time.Since(stopped).Round(time.Second))
@@ -421,4 +398,24 @@ func scrape(t *testing.T, addr string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// onAWS waits, up to within after since, until AWS holds version after of
+// every object, each read through its account's clients; it returns how long
+// after since the last arrived, and the objects whose change did not.
+func onAWS(ctx context.Context, objects []resource.Managed, clients func(resource.Managed) awsClients, since time.Time, within time.Duration) (time.Duration, []resource.Managed) {
+	pending := slices.Clone(objects)
+	var longest time.Duration
+	for len(pending) > 0 && time.Since(since) < within {
+		pending = slices.DeleteFunc(pending, func(mg resource.Managed) bool {
+			got, err := clients(mg).version(ctx, mg)
+			if err != nil || got != after {
+				return false
+			}
+			longest = max(longest, time.Since(since))
+			return true
+		})
+		time.Sleep(100 * time.Millisecond)
+	}
+	return longest, pending
 }
