@@ -174,6 +174,22 @@ func controllersLogging(log, what string) []string {
 // and two for the provider configs.
 var controllerCount = len(kinds) + 2
 
+// logsIfFailed prints the end of every log of the replicas when the test
+// failed.
+func logsIfFailed(t *testing.T, replicas ...*replica) {
+	t.Helper()
+	if !t.Failed() {
+		return
+	}
+	for _, r := range replicas {
+		for _, l := range r.logs {
+			if out, err := os.ReadFile(l); err == nil {
+				t.Logf("--- %s (last 6 KiB) ---\n%s", filepath.Base(l), tail(out, 6144))
+			}
+		}
+	}
+}
+
 func tail(b []byte, n int) string {
 	if len(b) > n {
 		b = b[len(b)-n:]
@@ -340,17 +356,7 @@ func TestLeaderElection(t *testing.T) {
 	defer a.kill()
 	defer b.kill()
 	defer third.kill()
-	defer func() {
-		if t.Failed() {
-			for _, r := range []*replica{a, b, third} {
-				for _, l := range r.logs {
-					if out, err := os.ReadFile(l); err == nil {
-						t.Logf("--- %s (last 6 KiB) ---\n%s", filepath.Base(l), tail(out, 6144))
-					}
-				}
-			}
-		}
-	}()
+	defer logsIfFailed(t, a, b, third)
 
 	// A starts alone and leads. Its /readyz fails, saying why, until every
 	// controller has started.
@@ -612,17 +618,7 @@ func TestLeaderElectionOnASlowAPIServer(t *testing.T) {
 	b := newReplica(t, kubeconfig, dir, "slow-b", "AKIDSLOWB")
 	defer a.kill()
 	defer b.kill()
-	defer func() {
-		if t.Failed() {
-			for _, r := range []*replica{a, b} {
-				for _, l := range r.logs {
-					if out, err := os.ReadFile(l); err == nil {
-						t.Logf("--- %s (last 6 KiB) ---\n%s", filepath.Base(l), tail(out, 6144))
-					}
-				}
-			}
-		}
-	}()
+	defer logsIfFailed(t, a, b)
 	a.waitReady(t)
 	leader := holder(ctx, kube)
 	if leader == "" {

@@ -140,17 +140,7 @@ func TestShardedReplicas(t *testing.T) {
 		}}
 		t.Cleanup(func() { replicas[i].kill() })
 	}
-	defer func() {
-		if t.Failed() {
-			for _, r := range replicas {
-				for _, l := range r.logs {
-					if out, err := os.ReadFile(l); err == nil {
-						t.Logf("--- %s (last 6 KiB) ---\n%s", filepath.Base(l), tail(out, 6144))
-					}
-				}
-			}
-		}
-	}()
+	defer logsIfFailed(t, replicas...)
 	for _, r := range replicas {
 		r.waitReady(t)
 	}

@@ -32,6 +32,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	corev1 "k8s.io/api/core/v1"
+	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -136,4 +137,23 @@ func kubeconfigIn(b *testing.B) (dir, kubeconfig string) {
 		b.Fatal(err)
 	}
 	return dir, kubeconfig
+}
+
+// prepare makes what the load's resources need: their namespace, the
+// Secrets they send, and each account's ClusterProviderConfig.
+func prepare(ctx context.Context, kube client.Client, ns string, accounts []benchAccount, url string) error {
+	if err := kube.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}); err != nil && !kerrors.IsAlreadyExists(err) {
+		return err
+	}
+	for name, key := range map[string]string{"endpoint-key": "accessKey", "api-key": "apiKey"} {
+		if err := kube.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, StringData: map[string]string{key: "scale-" + name}}); err != nil {
+			return err
+		}
+	}
+	for _, a := range accounts {
+		if err := a.configure(ctx, kube, ns, url); err != nil {
+			return err
+		}
+	}
+	return nil
 }

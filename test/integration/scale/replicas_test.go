@@ -62,20 +62,11 @@ func BenchmarkReplicas(b *testing.B) {
 	defer srv.Close()
 	dir, kubeconfig := kubeconfigIn(b)
 	const ns, home = "replicas", "provider-replicas"
-	for _, n := range []string{ns, home} {
-		if err := kube.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: n}}); err != nil && !kerrors.IsAlreadyExists(err) {
-			b.Fatal(err)
-		}
+	if err := kube.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: home}}); err != nil && !kerrors.IsAlreadyExists(err) {
+		b.Fatal(err)
 	}
-	for name, key := range map[string]string{"endpoint-key": "accessKey", "api-key": "apiKey"} {
-		if err := kube.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, StringData: map[string]string{key: "scale-" + name}}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	for _, a := range accounts {
-		if err := a.configure(ctx, kube, ns, srv.URL); err != nil {
-			b.Fatal(err)
-		}
+	if err := prepare(ctx, kube, ns, accounts, srv.URL); err != nil {
+		b.Fatal(err)
 	}
 
 	ps := make([]*process, replicas)

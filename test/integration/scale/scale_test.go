@@ -32,9 +32,6 @@ import (
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-	kerrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
@@ -318,18 +315,8 @@ func run(b *testing.B) *figures {
 
 	// What the resources need: their namespace, Secrets and provider config.
 	const ns = "scale"
-	if err := kube.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}); err != nil && !kerrors.IsAlreadyExists(err) {
+	if err := prepare(ctx, kube, ns, accounts, srv.URL); err != nil {
 		b.Fatal(err)
-	}
-	for name, key := range map[string]string{"endpoint-key": "accessKey", "api-key": "apiKey"} {
-		if err := kube.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, StringData: map[string]string{key: "scale-" + name}}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	for _, a := range accounts {
-		if err := a.configure(ctx, kube, ns, srv.URL); err != nil {
-			b.Fatal(err)
-		}
 	}
 
 	// 2. The crowded cluster; this run of the provider stays for the rest.
