@@ -137,6 +137,12 @@ type Cache struct {
 	budgets *budget.Budgets
 	// tenant guards the connections of namespaced configs' endpoints.
 	tenant tenantDialGuard
+	// http is the HTTP client every session shares, and tenantHTTP the
+	// one the sessions of namespaced configs' own endpoints share: a
+	// session of its own per account would open connections of its own
+	// to the same service endpoints (and redo their TLS handshakes), and
+	// keep their buffers, for every account and service.
+	http, tenantHTTP aws.HTTPClient
 
 	mu       sync.Mutex
 	sessions map[sessionKey]*Session
@@ -177,6 +183,7 @@ func NewCache(kube client.Client, o ...Option) *Cache {
 	for _, fn := range o {
 		fn(c)
 	}
+	c.http, c.tenantHTTP = sharedHTTPClient().Freeze(), c.tenant.httpClient()
 	return c
 }
 
@@ -543,8 +550,9 @@ func (c *Cache) build(ctx context.Context, cfg *config, secrets map[string][]byt
 // the source's with roles assumed on top, in order.
 func (c *Cache) chain(ctx context.Context, cfg *config, secrets map[string][]byte, region string, roles []v1alpha1.AssumeRoleOptions) (aws.Config, error) {
 	base := aws.Config{
-		Region:  region,
-		Retryer: func() aws.Retryer { return retry.NewAdaptiveMode() },
+		Region:     region,
+		HTTPClient: c.http,
+		Retryer:    func() aws.Retryer { return retry.NewAdaptiveMode() },
 		// A create is sent again only when AWS certainly did nothing
 		// with it (sendonce).
 		APIOptions: []func(*middleware.Stack) error{metrics.CountCalls, sendonce.Middleware},
@@ -552,7 +560,7 @@ func (c *Cache) chain(ctx context.Context, cfg *config, secrets map[string][]byt
 	if e := cfg.spec.Endpoint; e != nil {
 		base.BaseEndpoint = aws.String(e.URL)
 		if cfg.namespace != "" {
-			base.HTTPClient = c.tenant.httpClient()
+			base.HTTPClient = c.tenantHTTP
 		}
 	}
 	creds, err := c.credentials(ctx, cfg, base, secrets)

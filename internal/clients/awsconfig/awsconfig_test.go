@@ -662,3 +662,52 @@ func TestSessionBuiltNeverWaits(t *testing.T) {
 		t.Errorf("%d identity calls, want 1: one build however many asked", n)
 	}
 }
+
+// TestSessionsShareOneHTTPClient: the sessions of two accounts, and every SDK
+// client made from them, send through one HTTP client (one pool of
+// connections to the service endpoints); a namespaced config's own endpoint
+// goes through the tenants' guarded one.
+func TestSessionsShareOneHTTPClient(t *testing.T) {
+	f := newFixture(t,
+		secret("crossplane-system", "a", "credentials", "[default]\naws_access_key_id=AKIDA\naws_secret_access_key=x\n"),
+		secret("crossplane-system", "b", "credentials", "[default]\naws_access_key_id=AKIDB\naws_secret_access_key=x\n"),
+		secret("team-a", "c", "credentials", "[default]\naws_access_key_id=AKIDC\naws_secret_access_key=x\n"))
+	ctx := context.Background()
+	credentials := func(ns, name string) v1alpha1.ProviderCredentials {
+		return v1alpha1.ProviderCredentials{Source: v1alpha1.CredentialsSourceSecret,
+			SecretRef: &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Name: name, Namespace: ns}, Key: "credentials"}}
+	}
+	for _, name := range []string{"a", "b"} {
+		if err := f.kube.Create(ctx, clusterConfig(name, f.url, v1alpha1.ProviderConfigSpec{Region: aws.String("us-east-1"), Credentials: credentials("crossplane-system", name)})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tenant := &v1alpha1.ProviderConfig{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "c", Generation: 1}, Spec: v1alpha1.ProviderConfigSpec{
+		Region: aws.String("us-east-1"), Endpoint: &v1alpha1.EndpointOverride{URL: f.url}, Credentials: credentials("", "c"),
+	}}
+	if err := f.kube.Create(ctx, tenant); err != nil {
+		t.Fatal(err)
+	}
+
+	session := func(kind, name string) *Session {
+		t.Helper()
+		s, err := f.cache.Session(ctx, managed("team-a", kind, name, nil), nil)
+		if err != nil {
+			t.Fatalf("session of %s %s: %v", kind, name, err)
+		}
+		return s
+	}
+	a, b, c := session(v1alpha1.ClusterProviderConfigKind, "a"), session(v1alpha1.ClusterProviderConfigKind, "b"), session(v1alpha1.ProviderConfigKind, "c")
+	if a.AccountID == b.AccountID && callerARN(t, a) == callerARN(t, b) {
+		t.Fatal("the two configs gave one session: the test shows nothing")
+	}
+	// An SDK client copies a BuildableClient into a transport of its own;
+	// the shared one must reach its calls as it is.
+	clientOf := func(s *Session) aws.HTTPClient { return sts.NewFromConfig(s.Config).Options().HTTPClient }
+	if clientOf(a) != clientOf(b) || clientOf(a) != a.Config.HTTPClient {
+		t.Error("the clients of two accounts' sessions send through HTTP clients of their own")
+	}
+	if clientOf(c) == clientOf(a) || clientOf(c) != f.cache.tenantHTTP {
+		t.Error("a namespaced config's own endpoint is not reached through the tenants' guarded HTTP client")
+	}
+}

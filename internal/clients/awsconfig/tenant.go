@@ -23,6 +23,7 @@ import (
 	"net/netip"
 	"syscall"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 
@@ -136,11 +137,30 @@ func (g tenantDialGuard) control(_, address string, _ syscall.RawConn) error {
 // httpClient is the HTTP client of the sessions of namespaced configs with
 // an endpoint of their own: it dials through the guard and through no proxy
 // (a proxy would reach for it what the guard refuses).
-func (g tenantDialGuard) httpClient() *awshttp.BuildableClient {
-	return awshttp.NewBuildableClient().
+func (g tenantDialGuard) httpClient() aws.HTTPClient {
+	return sharedHTTPClient().
 		WithDialerOptions(func(d *net.Dialer) { d.Control = g.control }).
-		WithTransportOptions(func(t *http.Transport) { t.Proxy = nil })
+		WithTransportOptions(func(t *http.Transport) { t.Proxy = nil }).
+		Freeze()
 }
+
+// sharedHTTPClient is the SDK's default HTTP client, made to be shared by
+// the sessions of many accounts: they call the same service endpoints (one
+// per service and region), so it keeps more idle connections to each than
+// the SDK's 10, which it sizes for one client. Frozen, it is no longer a
+// BuildableClient, which every SDK client would copy into a transport of
+// its own.
+func sharedHTTPClient() *awshttp.BuildableClient {
+	return awshttp.NewBuildableClient().WithTransportOptions(func(t *http.Transport) {
+		t.MaxIdleConns, t.MaxIdleConnsPerHost = idleConnections, idleConnectionsPerHost
+	})
+}
+
+// The idle connections the shared client keeps: in all, and to one host.
+const (
+	idleConnections        = 256
+	idleConnectionsPerHost = 64
+)
 
 // ParseNetworks parses the networks an admin allows tenants' endpoints to
 // reach: CIDR prefixes or single addresses.
