@@ -142,6 +142,8 @@ chaos: controlplane
 ## BENCH_PROFILES (a folder: a CPU profile a minute into the load and the heap profile at all Ready, for go tool pprof),
 ## BENCH_ACCOUNTS (the resources spread over that many AWS accounts at one endpoint, a ClusterProviderConfig and quotas each):
 ##   make bench BENCH_ACCOUNTS=10 BENCH_PER_KIND=200 BENCH_COUNTS=   (1000 over ten accounts; 1000 and 4000 per kind for 5000 and 20,000)
+## BENCH_MEMORY_LIMIT (MiB) runs the provider in a memory cgroup of that limit, as a container's (needs root):
+##   make bench BENCH_MEMORY_LIMIT=150
 BENCH_PER_KIND     ?= 667
 BENCH_COUNTS       ?= DeliveryStream=2000,Subscription=1000
 BENCH_CROWD        ?= 0
@@ -155,11 +157,13 @@ BENCH_STEADY_POLLS ?= 4
 BENCH_QUOTAS       ?= 1
 BENCH_MAX_RECONCILE_RATE ?=
 BENCH_ACCOUNTS     ?= 1
+BENCH_MEMORY_LIMIT ?=
 bench: controlplane
 	BENCH_PER_KIND=$(BENCH_PER_KIND) BENCH_CROWD=$(BENCH_CROWD) BENCH_CRDS=$(BENCH_CRDS) BENCH_CRD_KIB=$(BENCH_CRD_KIB) \
 	BENCH_SECRETS=$(BENCH_SECRETS) BENCH_SECRET_KIB=$(BENCH_SECRET_KIB) BENCH_LATENCY=$(BENCH_LATENCY) \
 	BENCH_IDLE=$(BENCH_IDLE) BENCH_STEADY_POLLS=$(BENCH_STEADY_POLLS) BENCH_KINDS=$(BENCH_KINDS) \
 	BENCH_COUNTS=$(BENCH_COUNTS) BENCH_QUOTAS=$(BENCH_QUOTAS) BENCH_MAX_RECONCILE_RATE=$(BENCH_MAX_RECONCILE_RATE) BENCH_ACCOUNTS=$(BENCH_ACCOUNTS) \
+	BENCH_MEMORY_LIMIT=$(BENCH_MEMORY_LIMIT) \
 		$(GO) test -count=1 -tags integration -run '^$$' -bench BenchmarkScale -benchtime 1x -timeout 120m ./test/integration/scale/
 
 ## bench.replicas: BENCH_REPLICAS (3) replicas of the provider's binary with --shards share the load of make bench

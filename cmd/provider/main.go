@@ -61,6 +61,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/shard"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/sweep"
+	"github.com/cloudkinds/provider-aws-services/internal/memlimit"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
 )
@@ -108,6 +109,19 @@ func main() {
 	zl := zap.New(zap.UseDevMode(*debug), zap.Level(levelFor(*debug)))
 	log := logging.NewLogrLogger(zl.WithName("provider-aws-services"))
 	ctrl.SetLogger(zl)
+
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// Within a container's memory limit, the collector, not the
+		// kernel's OOM killer, holds the heap down (docs/sizing.md).
+		// GOMEMLIMIT in the environment wins.
+		root := os.DirFS("/")
+		if limit, ok := memlimit.OfCgroup(root); ok {
+			file, _ := memlimit.FileResident(root)
+			soft := memlimit.Soft(limit, file)
+			runtimedebug.SetMemoryLimit(soft)
+			log.Info("Go's memory limit set under the container's", "containerLimitBytes", limit, "binaryResidentBytes", file, "goLimitBytes", soft)
+		}
+	}
 
 	// The flags are checked before anything connects.
 	overrides, err := budget.ParseOverrides(*awsQuotas)

@@ -62,6 +62,9 @@ func Start(binary string, args, env []string, log string) (*Process, error) {
 // Pid is the process's ID.
 func (p *Process) Pid() int { return p.cmd.Process.Pid }
 
+// Done is closed when the process is gone.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
 // Exited says whether the process is gone.
 func (p *Process) Exited() bool {
 	select {

@@ -131,6 +131,23 @@ func flagDefaults(help string) map[string]string {
 type process struct {
 	*proc.Process
 	metricsAddr, pprofAddr string
+	// cgroup limits its memory as a container's limit would, when
+	// BENCH_MEMORY_LIMIT is set; nil otherwise.
+	cgroup *proc.Cgroup
+}
+
+// memoryLimit is BENCH_MEMORY_LIMIT, in bytes: the provider then runs in a
+// memory cgroup of that limit, as in a container; 0 when unset.
+func memoryLimit() (int64, error) {
+	v := os.Getenv("BENCH_MEMORY_LIMIT")
+	if v == "" {
+		return 0, nil
+	}
+	mib, err := strconv.Atoi(v)
+	if err != nil || mib <= 0 {
+		return 0, fmt.Errorf("BENCH_MEMORY_LIMIT=%q: want MiB, a whole number above 0", v)
+	}
+	return int64(mib) << 20, nil
 }
 
 // startProvider runs the provider's binary against the control plane,
@@ -148,15 +165,33 @@ func startProvider(kubeconfig, dir string, run int, args []string) (*process, er
 		return nil, err
 	}
 	pprofAddr := "127.0.0.1:" + strconv.Itoa(port)
-	p, err := proc.Start(env.Binary, append([]string{
+	binary, args := env.Binary, append([]string{
 		"--metrics-bind-address=" + metricsAddr,
 		"--pprof-bind-address=" + pprofAddr,
 		"--health-probe-bind-address=0",
-	}, args...), []string{"KUBECONFIG=" + kubeconfig}, filepath.Join(dir, fmt.Sprintf("provider-%d.log", run)))
+	}, args...)
+	limit, err := memoryLimit()
 	if err != nil {
 		return nil, err
 	}
-	return &process{Process: p, metricsAddr: metricsAddr, pprofAddr: pprofAddr}, nil
+	var cg *proc.Cgroup
+	if limit > 0 {
+		if cg, err = proc.NewMemoryCgroup(fmt.Sprintf("provider-bench-%d-%d", os.Getpid(), run), limit); err != nil {
+			return nil, err
+		}
+		binary, args = cg.Wrap(binary, args)
+	}
+	p, err := proc.Start(binary, args, []string{"KUBECONFIG=" + kubeconfig}, filepath.Join(dir, fmt.Sprintf("provider-%d.log", run)))
+	if err != nil {
+		if cg != nil {
+			_ = cg.Remove()
+		}
+		return nil, err
+	}
+	if cg != nil {
+		go func() { <-p.Done(); _ = cg.Remove() }()
+	}
+	return &process{Process: p, metricsAddr: metricsAddr, pprofAddr: pprofAddr, cgroup: cg}, nil
 }
 
 func freePort() (int, error) {

@@ -147,6 +147,9 @@ type figures struct {
 	idleEmpty, idleCrowded    float64  // MiB
 	crowdTime                 time.Duration
 	peakSampled, peakHWM      float64 // MiB
+	memoryLimit               int64   // bytes, BENCH_MEMORY_LIMIT; 0 when unset
+	cgroupPeak                float64 // MiB the memory cgroup was charged at most
+	oomKills                  int
 	createTime, readyTime     time.Duration
 	bound                     time.Duration // the --max-reconcile-rate bound; 0 when it sets none
 	callsUntilReady           map[string]int
@@ -442,6 +445,15 @@ func run(b *testing.B) *figures {
 	if f.peakHWM, err = p.StatusMiB("VmHWM"); err != nil {
 		b.Fatal(err)
 	}
+	if p.cgroup != nil {
+		if f.cgroupPeak, err = p.cgroup.PeakMiB(); err != nil {
+			b.Fatal(err)
+		}
+		if f.oomKills, err = p.cgroup.OOMKills(); err != nil {
+			b.Fatal(err)
+		}
+		f.memoryLimit, _ = memoryLimit()
+	}
 	reconciles, err := managedReconciles(text)
 	if err != nil {
 		b.Fatal(err)
@@ -717,6 +729,9 @@ func (f *figures) print() {
 		fmt.Fprintf(&w, "| idle RSS, crowded cluster | not measured (BENCH_CROWD=0) |\n")
 	}
 	fmt.Fprintf(&w, "| peak RSS under load (sampled every 250ms / VmHWM) | %.1f / %.1f MiB |\n", f.peakSampled, f.peakHWM)
+	if f.memoryLimit > 0 {
+		fmt.Fprintf(&w, "| memory cgroup (BENCH_MEMORY_LIMIT): limit / peak charged / OOM kills | %d MiB / %.1f MiB / %d |\n", f.memoryLimit>>20, f.cgroupPeak, f.oomKills)
+	}
 	fmt.Fprintf(&w, "| heap per managed resource (go_memstats_heap_inuse_bytes at all Ready − idle, %.1f − %.1f MiB) | %.1f KiB |\n",
 		f.heapReady/(1<<20), f.heapIdle/(1<<20), f.heapPerResourceKiB())
 	fmt.Fprintf(&w, "| live heap per managed resource (go_memstats_heap_alloc_bytes after a GC, at all Ready − idle, %.1f − %.1f MiB) | %.1f KiB |\n",
