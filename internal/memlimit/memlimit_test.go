@@ -104,8 +104,8 @@ func TestSoft(t *testing.T) {
 	cases := map[string]struct {
 		limit, file, want int64
 	}{
-		"TheRestLessATenth":    {limit: 150 << 20, file: 50 << 20, want: 90 << 20},
-		"ALimitTheBinaryFills": {limit: 64 << 20, file: 60 << 20, want: 16 << 20},
+		"TheRestLessAQuarterMoreThanTheBinaryLessATenth": {limit: 150 << 20, file: 40 << 20, want: 90 << 20},
+		"ALimitTheBinaryFills":                           {limit: 64 << 20, file: 60 << 20, want: 16 << 20},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
