@@ -31,6 +31,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/hex"
+	"encoding/json"
 	"encoding/pem"
 	"errors"
 	"fmt"
@@ -77,6 +78,8 @@ const (
 	// toolsDir holds the test's certcheck and the certificates it checks.
 	toolsDir = "/test-tools"
 	timeout  = 2 * time.Minute
+	// memoryLimit is the example DeploymentRuntimeConfig's.
+	memoryLimit = 256 << 20
 )
 
 // amazonRoots are the SHA-256 fingerprints of Amazon Root CA 1 to 4, which
@@ -172,6 +175,7 @@ func TestImageRunsAsItShips(t *testing.T) {
 		},
 		// No writable folder, not even a tmpfs /tmp: the provider needs
 		// none.
+		MemoryLimit: memoryLimit,
 	}
 	if err := WriteSpec(bundle, p); err != nil {
 		t.Fatal(err)
@@ -222,6 +226,30 @@ func TestImageRunsAsItShips(t *testing.T) {
 		}
 		if opts := rootMountOptions(t, pid); !slices.Contains(opts, "ro") {
 			t.Errorf("the root filesystem is mounted %v, not read-only", opts)
+		}
+	})
+
+	t.Run("it keeps Go's heap under the container's memory limit", func(t *testing.T) {
+		b, err := os.ReadFile(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var said struct {
+			Msg            string `json:"msg"`
+			ContainerLimit int64  `json:"containerLimitBytes"`
+			GoLimit        int64  `json:"goLimitBytes"`
+		}
+		for line := range strings.Lines(string(b)) {
+			if json.Unmarshal([]byte(line), &said) == nil && strings.HasPrefix(said.Msg, "Go's memory limit") {
+				break
+			}
+			said.Msg = ""
+		}
+		if said.Msg == "" {
+			t.Fatal("the provider did not say it set Go's memory limit from the container's")
+		}
+		if said.ContainerLimit != memoryLimit || said.GoLimit <= 0 || said.GoLimit >= memoryLimit {
+			t.Errorf("container limit %d (want %d), Go's limit %d (want above 0 and below it)", said.ContainerLimit, memoryLimit, said.GoLimit)
 		}
 	})
 

@@ -43,6 +43,9 @@ type Process struct {
 	// ConfigMaps. Nothing else is writable: the root filesystem is
 	// read-only.
 	Binds []Bind
+	// MemoryLimit is the container's memory limit in bytes, as a pod's
+	// resources.limits.memory; 0 sets none.
+	MemoryLimit int64
 }
 
 // A Bind mounts the host's Source at Destination in the container.
@@ -91,6 +94,7 @@ type specLinux struct {
 	Namespaces []specNamespace `json:"namespaces"`
 	Resources  struct {
 		Devices []specDevice `json:"devices"`
+		Memory  *specMemory  `json:"memory,omitempty"`
 	} `json:"resources"`
 	MaskedPaths   []string `json:"maskedPaths"`
 	ReadonlyPaths []string `json:"readonlyPaths"`
@@ -107,6 +111,10 @@ type specLinux struct {
 
 type specNamespace struct {
 	Type string `json:"type"`
+}
+
+type specMemory struct {
+	Limit int64 `json:"limit"`
 }
 
 type specDevice struct {
@@ -128,6 +136,9 @@ func WriteSpec(bundle string, p Process) error {
 	s.Linux.Namespaces = []specNamespace{{"pid"}, {"ipc"}, {"uts"}, {"mount"}}
 	// No device but those runc always allows (null, zero, full, random, urandom, tty, ptmx).
 	s.Linux.Resources.Devices = []specDevice{{Allow: false, Access: "rwm"}}
+	if p.MemoryLimit > 0 {
+		s.Linux.Resources.Memory = &specMemory{Limit: p.MemoryLimit}
+	}
 	s.Linux.MaskedPaths = []string{"/proc/acpi", "/proc/asound", "/proc/kcore", "/proc/keys", "/proc/latency_stats",
 		"/proc/timer_list", "/proc/timer_stats", "/proc/sched_debug", "/sys/firmware", "/proc/scsi"}
 	s.Linux.ReadonlyPaths = []string{"/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger"}
