@@ -16,8 +16,9 @@ limitations under the License.
 
 // Package intern keeps one copy of the strings that the objects in the
 // provider's cache repeat: every object of a kind decodes its own copy of the
-// kind, its namespace, the keys of its labels and annotations and its
-// finalizers, which together are a fifth of a cached managed resource.
+// kind, its namespace, its finalizers, and the keys and many values of its
+// labels and annotations, which together are a fifth of a cached managed
+// resource.
 package intern
 
 import (
