@@ -29,7 +29,6 @@ import (
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	corev1 "k8s.io/api/core/v1"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
-	kmeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -78,8 +77,9 @@ type Kind[MR Object[MR]] struct {
 	Tagged bool
 	// Claims are the kind's ownership claims.
 	Claims *Claims
-	// List is an empty list of the kind.
-	List client.ObjectList
+	// Asking returns the cached objects of the kind that ask for an
+	// identity (IndexField); nil when the kind is not indexed.
+	Asking Asking
 	// Objects reads objects of the kind from the cache.
 	Objects client.Reader
 	// New returns an empty object of the kind.
@@ -166,22 +166,6 @@ type Object[MR any] interface {
 type ExternalClient[MR resource.Managed] interface {
 	managed.TypedExternalClient[MR]
 	ReportsObserved
-}
-
-// IndexField indexes the objects of a kind by the AWS identity they ask for.
-const IndexField = "ownership.services.k8s.aws/identity"
-
-// Index returns the index function of IndexField: the identity an object
-// asks for, when it may create.
-func (k *Kind[MR]) Index(o client.Object) []string {
-	mg, ok := o.(MR)
-	if !ok || !MayCreate(mg, k.PoliciesHonoured) {
-		return nil
-	}
-	if id := k.Identity(mg); id != "" {
-		return []string{id}
-	}
-	return nil
 }
 
 // A Place is where a session's calls go: its endpoint override (empty for
@@ -670,17 +654,10 @@ func (c *Client[MR]) askedFirst(ctx context.Context, mg MR) (*Owner, error) {
 // mg's identity, from the cache's index: no call to the API server.
 func (c *Client[MR]) othersAskingFor(ctx context.Context, mg MR) ([]MR, error) {
 	id := c.kind.Identity(mg)
-	if id == "" || c.kind.List == nil {
+	if id == "" || c.kind.Asking == nil {
 		return nil, nil
 	}
-	l, ok := c.kind.List.DeepCopyObject().(client.ObjectList)
-	if !ok {
-		return nil, nil
-	}
-	if err := c.kind.Objects.List(ctx, l, client.MatchingFields{IndexField: id}); err != nil {
-		return nil, errors.Wrap(err, errOwner)
-	}
-	items, err := kmeta.ExtractList(l)
+	items, err := c.kind.Asking(ctx, id)
 	if err != nil {
 		return nil, errors.Wrap(err, errOwner)
 	}

@@ -141,7 +141,7 @@ func cluster(t *testing.T, objs ...client.Object) (client.Client, *Kind[*v1alpha
 	}
 	kube := fake.NewClientBuilder().WithScheme(s).WithIndex(&v1alpha1.DeliveryStream{}, IndexField, k.Index).WithObjects(objs...).Build()
 	return kube, &Kind[*v1alpha1.DeliveryStream]{
-		List:      &v1alpha1.DeliveryStreamList{},
+		Asking:    listAsking(kube),
 		GroupKind: streamKind,
 		Terms:     MessageTerms{Noun: "delivery stream", Field: "spec.forProvider.deliveryStreamName", Another: "another name"},
 		Identity:  func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
@@ -154,6 +154,22 @@ func cluster(t *testing.T, objs ...client.Object) (client.Client, *Kind[*v1alpha
 		New:              newStream,
 		PoliciesHonoured: true,
 		PlaceOf:          placeOf,
+	}
+}
+
+// listAsking reads the objects asking for an identity through the fake
+// client's copy of IndexField.
+func listAsking(kube client.Reader) Asking {
+	return func(ctx context.Context, id string) ([]client.Object, error) {
+		l := &v1alpha1.DeliveryStreamList{}
+		if err := kube.List(ctx, l, client.MatchingFields{IndexField: id}); err != nil {
+			return nil, err
+		}
+		out := make([]client.Object, 0, len(l.Items))
+		for i := range l.Items {
+			out = append(out, &l.Items[i])
+		}
+		return out, nil
 	}
 }
 

@@ -208,7 +208,6 @@ func (k Kind[MR]) ownership(mgr ctrl.Manager, o controller.Options, namespace st
 		AlreadyExists: k.AlreadyExists,
 		Where:         k.Where,
 		Tagged:        k.Tagged,
-		List:          k.emptyList(),
 		Claims: ownership.NewClaims(namespace, k.GroupVersionKind.GroupKind(), func() client.Object { return k.newObject() },
 			mgr.GetCache(), mgr.GetAPIReader(), mgr.GetClient()),
 		Objects:          mgr.GetCache(),

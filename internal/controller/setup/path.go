@@ -173,9 +173,11 @@ func newPath[MR Object[MR]](mgr ctrl.Manager, o controller.Options, shared Share
 		}
 	}
 	// Who asks first for an identity is read from the cache by this index.
-	if err := mgr.GetFieldIndexer().IndexField(context.Background(), k.Object, ownership.IndexField, p.owners.Index); err != nil {
+	asking, err := ownership.IndexInformer(context.Background(), mgr.GetCache(), k.Object, p.owners.Index)
+	if err != nil {
 		return nil, err
 	}
+	p.owners.Asking = asking
 	// Claims whose holder went without releasing them are released.
 	if shared.Sweeps != nil {
 		kind := k.GroupVersionKind.Kind
