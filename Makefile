@@ -171,10 +171,12 @@ bench: controlplane
 ## seconds, AWS calls; time to all Ready against the AWS bound, how long the killed replica's shards went
 ## unheld, throttled answers, resources created twice. At 20,000 over ten accounts:
 ##   make bench.replicas BENCH_ACCOUNTS=10 BENCH_PER_KIND=4000 BENCH_COUNTS=
+## BENCH_LOGS (a folder) keeps the replicas' logs.
 BENCH_REPLICAS ?= 3
+BENCH_LOGS     ?=
 bench.replicas: controlplane
 	BENCH_PER_KIND=$(BENCH_PER_KIND) BENCH_LATENCY=$(BENCH_LATENCY) BENCH_KINDS=$(BENCH_KINDS) BENCH_COUNTS=$(BENCH_COUNTS) \
-	BENCH_QUOTAS=$(BENCH_QUOTAS) BENCH_ACCOUNTS=$(BENCH_ACCOUNTS) BENCH_REPLICAS=$(BENCH_REPLICAS) \
+	BENCH_QUOTAS=$(BENCH_QUOTAS) BENCH_ACCOUNTS=$(BENCH_ACCOUNTS) BENCH_REPLICAS=$(BENCH_REPLICAS) BENCH_LOGS=$(BENCH_LOGS) \
 		$(GO) test -count=1 -tags integration -run '^$$' -bench BenchmarkReplicas -benchtime 1x -timeout 120m ./test/integration/scale/
 
 ## bench.fair: how the provider shares one AWS account's quota between namespaces ("teams"): its binary,

@@ -393,11 +393,15 @@ func (s *Set) renew(ctx context.Context, n int, l *coordinationv1.Lease, now tim
 
 // hold records that this replica holds shard n since its renewal at now,
 // and tells the listeners when it did not hold it a moment ago: its
-// objects' work, dropped meanwhile, is queued again.
+// objects' work, dropped meanwhile, is queued again. "A moment ago" is
+// until the clock's now, not the round's: Holds compares the clock with the
+// last renewal all along, so a renewal sent in time that an API server
+// answers past the deadline leaves a gap in which the shard's work was
+// dropped.
 func (s *Set) hold(n int, now time.Time) {
 	s.mu.Lock()
 	at, ok := s.held[n]
-	was := ok && now.Sub(at) < s.timing.RenewDeadline
+	was := ok && s.clock.Since(at) < s.timing.RenewDeadline
 	s.held[n] = now
 	if !was {
 		s.taken = append(s.taken, n)

@@ -19,6 +19,7 @@ package shard
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -27,6 +28,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 )
 
 var timing = Timing{Duration: 14 * time.Second, RenewDeadline: 10 * time.Second, RetryPeriod: time.Second}
@@ -238,5 +240,58 @@ func TestAShardLetGoWaitsForItsWork(t *testing.T) {
 	b.round(ctx, t)
 	if !b.Holds(key) {
 		t.Error("B did not take the shard once A's work in it was done")
+	}
+}
+
+// TestARenewalAnsweredPastTheDeadlineQueuesTheShardAgain: a round that
+// starts within the renew deadline but whose renewals the API server
+// answers past it leaves a gap in which the replica dropped the shards'
+// work (Holds was false); the shards are then told as taken again, so that
+// their objects are queued.
+func TestARenewalAnsweredPastTheDeadlineQueuesTheShardAgain(t *testing.T) {
+	all := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
+	cases := map[string]struct {
+		startAfter time.Duration // from the last renewal to the round's start
+		want       []int         // the shards told as taken by that round
+	}{
+		// Renewed 6 s after the last renewal: no gap.
+		"AnsweredWithinTheDeadline": {startAfter: 2 * time.Second, want: nil},
+		// Sent 9 s after the last renewal, answered at 13 s: for 3 s it
+		// held none.
+		"AnsweredPastTheDeadline": {startAfter: 9 * time.Second, want: all},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			c := clocktesting.NewFakeClock(time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC))
+			slow := false
+			kube := fake.NewClientBuilder().WithInterceptorFuncs(interceptor.Funcs{
+				Update: func(ctx context.Context, kube client.WithWatch, o client.Object, opts ...client.UpdateOption) error {
+					if slow {
+						// The round's first write is answered 4 s later.
+						slow = false
+						c.Step(4 * time.Second)
+					}
+					return kube.Update(ctx, o, opts...)
+				},
+			}).Build()
+			a := newReplica(kube, "a", c)
+			a.round(ctx, t)
+			slices.Sort(a.took)
+			if diff := cmp.Diff(all, a.took); diff != "" {
+				t.Fatalf("the shards A was told it took first: -want, +got:\n%s", diff)
+			}
+			a.took = nil
+			c.Step(tc.startAfter)
+			slow = true
+			a.round(ctx, t)
+			slices.Sort(a.took) // renewed at once, told in any order
+			if diff := cmp.Diff(tc.want, a.took); diff != "" {
+				t.Errorf("the shards A was told it took: -want, +got:\n%s", diff)
+			}
+			if diff := cmp.Diff(all, holding(a)); diff != "" {
+				t.Errorf("the shards A holds: -want, +got:\n%s", diff)
+			}
+		})
 	}
 }

@@ -61,6 +61,14 @@ func BenchmarkReplicas(b *testing.B) {
 	em, accounts, srv := servedAWS(s)
 	defer srv.Close()
 	dir, kubeconfig := kubeconfigIn(b)
+	// BENCH_LOGS keeps the replicas' logs (provider-1.log, …) in that folder.
+	logs := dir
+	if d := os.Getenv("BENCH_LOGS"); d != "" {
+		if err := os.MkdirAll(d, 0o750); err != nil {
+			b.Fatal(err)
+		}
+		logs = d
+	}
 	const ns, home = "replicas", "provider-replicas"
 	if err := kube.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: home}}); err != nil && !kerrors.IsAlreadyExists(err) {
 		b.Fatal(err)
@@ -82,7 +90,7 @@ func BenchmarkReplicas(b *testing.B) {
 		var err error
 		args := []string{fmt.Sprintf("--shards=%d", shards), "--namespace=" + home}
 		os.Setenv("POD_NAME", fmt.Sprintf("replica-%d", i)) //nolint:usetesting // the child process reads it; b.Setenv would forbid the parallel helpers
-		if ps[i], err = startProvider(kubeconfig, dir, i+1, args); err != nil {
+		if ps[i], err = startProvider(kubeconfig, logs, i+1, args); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -147,7 +155,15 @@ func BenchmarkReplicas(b *testing.B) {
 			unheld = untilHeldAgain(ps, killed, shards)
 		}
 		if time.Now().After(deadline) {
-			b.Fatalf("%d of %d resources Ready and Synced after %s; for example %s", n, resources, time.Since(start).Round(time.Second), example)
+			held := make([]string, len(ps))
+			for i, p := range ps {
+				held[i] = "killed"
+				if i != killed {
+					held[i] = fmt.Sprintf("%.0f", gaugeOf(p, "provider_aws_services_shards_held"))
+				}
+			}
+			b.Fatalf("%d of %d resources Ready and Synced after %s; for example %s; shards held by replica: %s",
+				n, resources, time.Since(start).Round(time.Second), example, strings.Join(held, ", "))
 		}
 		time.Sleep(max(time.Second, time.Duration(resources/2000)*time.Second))
 	}
