@@ -47,6 +47,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
@@ -141,6 +142,11 @@ func main() {
 	// The client's rate grows with the accounts and regions served.
 	cfg.QPS, cfg.Burst = awscontroller.KubeRate(budgets)
 	cfg.RateLimiter = awscontroller.KubeRateLimiter(budgets)
+	// The API server's warnings are logged once each: controller-runtime
+	// logs every one, and Kubernetes 1.35 warns at each managed resource's
+	// first write that crossplane-runtime's finalizer name has no path
+	// (20,000 identical lines for 20,000 creates).
+	cfg.WarningHandlerWithContext = ctrllog.NewKubeAPIWarningLogger(ctrllog.KubeAPIWarningLoggerOptions{Deduplicate: true})
 
 	scheme := kruntime.NewScheme()
 	kingpin.FatalIfError(clientgoscheme.AddToScheme(scheme), "Cannot add Kubernetes APIs to the scheme")

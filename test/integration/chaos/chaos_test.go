@@ -550,6 +550,7 @@ func TestCrashStorm(t *testing.T) {
 	pairsOK := checkPairs(ctx, t, kube, em, pairs, rivals)
 
 	leakedSecrets := secretsIn(t, kube, []string{ns, teamA, teamB}, p.logs, secrets)
+	warnedOnce(t, p.logs)
 	checkMetrics(t, p.metrics)
 	calls, outcomes := em.Calls(), em.Outcomes()
 
@@ -979,6 +980,30 @@ func secretsIn(t *testing.T, kube client.Client, namespaces, logs []string, secr
 		}
 	}
 	return n
+}
+
+// warnedOnce checks that each run of the provider logged the API server's
+// warning about crossplane-runtime's finalizer name at most once, however
+// many objects it wrote the finalizer of.
+func warnedOnce(t *testing.T, logs []string) {
+	t.Helper()
+	const warning, finalizer = "prefer a domain-qualified finalizer name", "finalizer.managedresource.crossplane.io"
+	for _, l := range logs {
+		b, err := os.ReadFile(l)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		n := 0
+		for line := range strings.Lines(string(b)) {
+			if strings.Contains(line, warning) && strings.Contains(line, finalizer) {
+				n++
+			}
+		}
+		if n > 1 {
+			t.Errorf("%s: the API server's warning that %s should have a path logged %d times, want at most once", l, finalizer, n)
+		}
+	}
 }
 
 func report(t *testing.T, st storm, kr killRecord, afterCreate, runs int, stormTime, convergeTime time.Duration, resources, stuck, leaked, updates, lost, duplicated, pairsOK, pairs, secrets int,
