@@ -154,6 +154,7 @@ type figures struct {
 	bound                     time.Duration // the --max-reconcile-rate bound; 0 when it sets none
 	callsUntilReady           map[string]int
 	writesUntilReady          map[string]int // per kind
+	writeWatchesLost          int            // watches of writes that could not resume
 	reconcilesUntilReady      float64
 	ranUntilReady             float64
 	deferredUntilReady        float64
@@ -414,7 +415,7 @@ func run(b *testing.B) *figures {
 		if n == resources {
 			f.readyTime = time.Since(firstCreate)
 			f.callsUntilReady = em.Calls()
-			f.writesUntilReady = writes.snapshot()
+			f.writesUntilReady, f.writeWatchesLost = writes.snapshot(), writes.lostWatches()
 			atReady, err := cpuNow(p)
 			if err != nil {
 				b.Fatal(err)
@@ -768,6 +769,9 @@ func (f *figures) print() {
 	fmt.Fprintf(&w, "| steady writes (want 0) | %d%s |\n", f.steadyWrites, opsText(f.steadyWriteOps))
 	for _, kind := range kinds {
 		fmt.Fprintf(&w, "| writes to a %s from create to Ready (watch events) | %.2f |\n", kind, float64(f.writesUntilReady[kind])/float64(s.counts[kind]))
+	}
+	if f.writeWatchesLost > 0 {
+		fmt.Fprintf(&w, "| watches of writes that could not resume (the writes meanwhile are not counted) | %d |\n", f.writeWatchesLost)
 	}
 	fmt.Fprintf(&w, "| throttled answers: until Ready / after the first minute (want 0) / in the steady window | %d / %d / %d |\n", f.throttledUntilReady, f.throttledAfterMinute, f.throttledSteady)
 	fmt.Fprintf(&w, "| looks deferred for their budgets in the steady window | %.0f |\n", f.deferredSteady)
