@@ -84,7 +84,7 @@ func main() {
 		leaseDuration    = app.Flag("leader-election-lease-duration", "How long a standby waits, after it last saw the leader renew its lease, before it takes over: a leader's crash stops reconciling for about this long.").Default(awscontroller.DefaultLease.Duration.String()).Duration()
 		renewDeadline    = app.Flag("leader-election-renew-deadline", "How long the leader keeps trying to renew its lease before it gives up leading and exits: an API server that answers no renewal for this long makes the leader step down.").Default(awscontroller.DefaultLease.RenewDeadline.String()).Duration()
 		retryPeriod      = app.Flag("leader-election-retry-period", "How often the leader renews its lease and a standby looks at it.").Default(awscontroller.DefaultLease.RetryPeriod.String()).Duration()
-		shards           = app.Flag("shards", "Share the work between the provider's replicas: each AWS account's work is in one of this many shards, each held by one replica at a time through a Lease in the provider's namespace, timed as --leader-election's; a replica that stops hands its shards to the others (docs/sizing.md, \"Past one pod\"). Run more replicas than one with it, and without --leader-election. 0, the default, shares nothing: this replica does all the work.").Default("0").Int()
+		shardCount       = app.Flag("shards", "Share the work between the provider's replicas: each AWS account's work is in one of this many shards, each held by one replica at a time through a Lease in the provider's namespace, timed as --leader-election's; a replica that stops hands its shards to the others (docs/sizing.md, \"Past one pod\"). Run more replicas than one with it, and without --leader-election. 0, the default, shares nothing: this replica does all the work.").Default("0").Int()
 		healthAddr       = app.Flag("health-probe-bind-address", "Address of the health and readiness probes.").Default(":8081").String()
 		metricsAddr      = app.Flag("metrics-bind-address", "Address of the Prometheus metrics endpoint.").Default(":8080").String()
 		pprofAddr        = app.Flag("pprof-bind-address", "Address of Go's pprof endpoints (/debug/pprof), for profiling memory and CPU; empty, the default, serves none.").Default("").String()
@@ -156,15 +156,28 @@ func main() {
 	lease := awscontroller.Lease{Duration: *leaseDuration, RenewDeadline: *renewDeadline, RetryPeriod: *retryPeriod}
 	kingpin.FatalIfError(lease.Validate(), "Cannot elect a leader")
 	switch {
-	case *shards < 0:
-		kingpin.Fatalf("--shards %d: want 0 (no sharing) or more", *shards)
-	case *shards > 0 && *leaderElection:
+	case *shardCount < 0:
+		kingpin.Fatalf("--shards %d: want 0 (no sharing) or more", *shardCount)
+	case *shardCount > 0 && *leaderElection:
 		kingpin.Fatalf("--shards and --leader-election: with shards every replica works, none stands by; set one of them")
 	}
 
+	cacheOptions := awscontroller.CacheOptions(*syncInterval, providerNamespace(*namespace))
+	var shards *shard.Set
+	if *shardCount > 0 {
+		// The Leases' client waits behind no other request of this
+		// replica: a flood of creates must not make it miss a renewal.
+		leases, err := client.New(leaseConfig(cfg), client.Options{Scheme: scheme})
+		kingpin.FatalIfError(err, "Cannot create the shard leases' API server client")
+		shards = shard.New(leases, providerNamespace(*namespace), replicaIdentity(), *shardCount,
+			shard.Timing{Duration: lease.Duration, RenewDeadline: lease.RenewDeadline, RetryPeriod: lease.RetryPeriod}, log, clock.RealClock{})
+		// Each replica caches only the managed resources of its shards.
+		cacheOptions, err = awscontroller.ShardedCache(cacheOptions, scheme, shards)
+		kingpin.FatalIfError(err, "Cannot divide the cache between replicas")
+	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:           scheme,
-		Cache:            awscontroller.CacheOptions(*syncInterval, providerNamespace(*namespace)),
+		Cache:            cacheOptions,
 		Client:           awscontroller.ClientOptions(),
 		LeaderElection:   *leaderElection,
 		LeaderElectionID: "crossplane-leader-election-provider-aws-services",
@@ -244,15 +257,10 @@ func main() {
 		Namespace: providerNamespace(*namespace),
 		Sweeps:    setup.NewSweeps(mgr, log, providerNamespace(*namespace), sweep.DefaultEvery),
 	}
-	if *shards > 0 {
-		// The Leases' client waits behind no other request of this
-		// replica: a flood of creates must not make it miss a renewal.
-		leases, err := client.New(leaseConfig(cfg), client.Options{Scheme: scheme})
-		kingpin.FatalIfError(err, "Cannot create the shard leases' API server client")
-		shared.Shards = shard.New(leases, providerNamespace(*namespace), replicaIdentity(), *shards,
-			shard.Timing{Duration: lease.Duration, RenewDeadline: lease.RenewDeadline, RetryPeriod: lease.RetryPeriod}, log, clock.RealClock{})
-		kingpin.FatalIfError(mgr.Add(shared.Shards), "Cannot share the work between replicas")
-		log.Info("Sharing the work between replicas", "shards", *shards)
+	if shards != nil {
+		shared.Shards = shards
+		kingpin.FatalIfError(mgr.Add(shards), "Cannot share the work between replicas")
+		log.Info("Sharing the work between replicas", "shards", *shardCount)
 	}
 	kingpin.FatalIfError(awscontroller.Setup(mgr, o, shared), "Cannot set up the controllers")
 	if *maxReconcileRate > 0 {

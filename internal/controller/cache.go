@@ -22,9 +22,11 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/cloudkinds/provider-aws-services/internal/controller/shard"
 	"github.com/cloudkinds/provider-aws-services/internal/intern"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
@@ -48,6 +50,22 @@ func CacheOptions(sync time.Duration, namespace string) cache.Options {
 		namespaceMetadata():     {Transform: labelledMetadata},
 		&coordinationv1.Lease{}: ownership.CacheOptions(namespace),
 	}}
+}
+
+// ShardedCache is o with the managed resources' informers of the replica
+// that holds shards: they cache only the objects of its shards and those not
+// labelled yet (shard.Set.Caching).
+func ShardedCache(o cache.Options, scheme *runtime.Scheme, shards *shard.Set) (cache.Options, error) {
+	objects := make([]runtime.Object, 0, len(kinds))
+	for _, k := range kinds {
+		obj, err := scheme.New(k.GroupVersionKind)
+		if err != nil {
+			return o, err
+		}
+		objects = append(objects, obj)
+	}
+	o.NewInformer = shards.Caching(objects...)
+	return o, nil
 }
 
 // ClientOptions are the options of the manager's client: Secrets are never

@@ -33,6 +33,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/cloudkinds/provider-aws-services/internal/controller/kubeclient"
 	"github.com/cloudkinds/provider-aws-services/internal/intern"
 )
 
@@ -166,6 +167,7 @@ type Claim struct {
 type Claims struct {
 	namespace string
 	kind      schema.GroupKind
+	version   string
 	// cached reads claims and objects from the manager's cache; live
 	// reads them from the API server when the cache may be behind.
 	cached, live client.Reader
@@ -175,8 +177,8 @@ type Claims struct {
 }
 
 // NewClaims returns the claims of kind k, kept in namespace.
-func NewClaims(namespace string, k schema.GroupKind, object func() client.Object, cached, live client.Reader, write client.Writer) *Claims {
-	return &Claims{namespace: namespace, kind: k, cached: cached, live: live, write: write, object: object}
+func NewClaims(namespace string, k schema.GroupVersionKind, object func() client.Object, cached, live client.Reader, write client.Writer) *Claims {
+	return &Claims{namespace: namespace, kind: k.GroupKind(), version: k.Version, cached: cached, live: live, write: write, object: object}
 }
 
 // CacheOptions are the manager's cache options for the claims: only the
@@ -381,6 +383,7 @@ func (c *Claims) Sweep(ctx context.Context) (int, error) {
 		return 0, errors.Wrap(err, errGetClaim)
 	}
 	kind := strings.ToLower(c.kind.String())
+	present := kubeclient.NewPresence(c.cached, c.live)
 	released := 0
 	for i := range l.Items {
 		lease := &l.Items[i]
@@ -388,7 +391,7 @@ func (c *Claims) Sweep(ctx context.Context) (int, error) {
 		if lease.Name == EraLease || !strings.EqualFold(cl.Owner.Kind, kind) {
 			continue
 		}
-		gone, err := c.gone(ctx, cl)
+		gone, err := c.gone(ctx, cl, present)
 		if err != nil {
 			return released, err
 		}
@@ -405,10 +408,18 @@ func (c *Claims) Sweep(ctx context.Context) (int, error) {
 
 // gone reports whether what keeps a claim is gone: its holder, or, for a
 // Retained claim, the namespace it keeps the resource for.
-func (c *Claims) gone(ctx context.Context, cl *Claim) (bool, error) {
+func (c *Claims) gone(ctx context.Context, cl *Claim, present *kubeclient.Presence) (bool, error) {
 	if cl.Purpose != Retained {
-		alive, err := c.alive(ctx, cl)
-		return !alive, err
+		if cl.Owner.Name == "" {
+			// A claim that does not say who holds it holds nothing.
+			return true, nil
+		}
+		key := types.NamespacedName{Namespace: cl.Owner.Namespace, Name: cl.Owner.Name}
+		alive, err := present.Exists(ctx, c.kind.WithVersion(c.version), key, cl.Holder, c.object())
+		if err != nil {
+			return false, errors.Wrap(err, errHolder)
+		}
+		return !alive, nil
 	}
 	ns := &metav1.PartialObjectMetadata{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Namespace"}}
 	// A namespace that cannot be read (the provider may not read

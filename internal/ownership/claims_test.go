@@ -106,7 +106,7 @@ func TestRepurposeHeld(t *testing.T) {
 					return c.Update(ctx, o, opts...)
 				},
 			}).Build()
-			c := NewClaims("provider", streamKind, func() client.Object { return &v1alpha1.DeliveryStream{} }, kube, kube, kube)
+			c := NewClaims("provider", streamKind.WithVersion("v1alpha1"), func() client.Object { return &v1alpha1.DeliveryStream{} }, kube, kube, kube)
 			cl, err := c.Take(context.Background(), ordersID, OwnerFor(streamKind, teamA), teamA.GetUID(), ToCreate)
 			if err != nil {
 				t.Fatal(err)

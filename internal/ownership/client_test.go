@@ -149,7 +149,7 @@ func cluster(t *testing.T, objs ...client.Object) (client.Client, *Kind[*v1alpha
 			return mg.Status.AtProvider.ACKResourceMetadata
 		},
 		AlreadyExists:    []string{"ResourceInUseException: already exists"},
-		Claims:           NewClaims("provider", streamKind, func() client.Object { return newStream() }, kube, kube, kube),
+		Claims:           NewClaims("provider", streamKind.WithVersion("v1alpha1"), func() client.Object { return newStream() }, kube, kube, kube),
 		Objects:          kube,
 		New:              newStream,
 		PoliciesHonoured: true,
@@ -233,7 +233,7 @@ func purposeOf(t *testing.T, kube client.Client) Purpose {
 
 func claimFor(t *testing.T, kube client.Client, mg *v1alpha1.DeliveryStream, p Purpose) {
 	t.Helper()
-	c := NewClaims("provider", streamKind, func() client.Object { return &v1alpha1.DeliveryStream{} }, kube, kube, kube)
+	c := NewClaims("provider", streamKind.WithVersion("v1alpha1"), func() client.Object { return &v1alpha1.DeliveryStream{} }, kube, kube, kube)
 	if _, err := c.Take(context.Background(), ordersID, OwnerFor(streamKind, mg), mg.GetUID(), p); err != nil {
 		t.Fatal(err)
 	}

@@ -80,7 +80,7 @@ func identityOf(mg resource.Managed) ownership.Identity {
 func claims(mg resource.Managed) *ownership.Claims {
 	gk := identityOf(mg).Kind
 	newObject := func() client.Object { return mg.DeepCopyObject().(client.Object) } //nolint:forcetypeassert // a managed resource
-	return ownership.NewClaims(claimsNamespace, gk, newObject, cp.Client, cp.Client, cp.Client)
+	return ownership.NewClaims(claimsNamespace, gk.WithVersion("v1alpha1"), newObject, cp.Client, cp.Client, cp.Client)
 }
 
 // claimAsTheProvider claims mg's identity for a create, as the provider does
@@ -181,7 +181,7 @@ func BenchmarkMemoryOfClaims(b *testing.B) {
 		b.Fatal(err)
 	}
 	gk := streamingv1alpha1.DeliveryStreamGroupVersionKind.GroupKind()
-	c := ownership.NewClaims(ns, gk, func() client.Object { return &streamingv1alpha1.DeliveryStream{} }, cp.Client, cp.Client, cp.Client)
+	c := ownership.NewClaims(ns, gk.WithVersion("v1alpha1"), func() client.Object { return &streamingv1alpha1.DeliveryStream{} }, cp.Client, cp.Client, cp.Client)
 	for i := range n {
 		id := ownership.Identity{Account: stackAccount, Region: stackRegion, Kind: gk, Fields: fmt.Sprintf("stream-%05d", i)}
 		owner := ownership.Owner{Kind: "deliverystream.streaming.services.k8s.aws", Namespace: "team-" + strconv.Itoa(i%50), Name: fmt.Sprintf("stream-%05d", i), UID: types.UID(fmt.Sprintf("0b7c5d2e-0000-4000-8000-%012d", i))}

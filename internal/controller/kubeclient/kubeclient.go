@@ -21,8 +21,10 @@ import (
 	"context"
 
 	"k8s.io/apimachinery/pkg/api/equality"
+	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -146,4 +148,82 @@ func (c *statusWhenChanged) unchanged(ctx context.Context, o client.Object) bool
 		return false
 	}
 	return equality.Semantic.DeepEqual(now["status"], before["status"])
+}
+
+// CacheThenAPIServer returns a reader that reads objects from cached and,
+// those it does not hold, from live: a cache that misses an object proves
+// nothing. It may not have seen a new object yet, and a replica that shares
+// the work caches only the objects of its shards (shard.Set.Caching).
+func CacheThenAPIServer(cached, live client.Reader) client.Reader {
+	return cacheThenAPIServer{Reader: cached, live: live}
+}
+
+type cacheThenAPIServer struct {
+	client.Reader
+	live client.Reader
+}
+
+func (c cacheThenAPIServer) Get(ctx context.Context, key client.ObjectKey, obj client.Object, o ...client.GetOption) error {
+	err := c.Reader.Get(ctx, key, obj, o...)
+	if kerrors.IsNotFound(err) {
+		return c.live.Get(ctx, key, obj, o...)
+	}
+	return err
+}
+
+// Presence answers, during one sweep, which objects exist: from the cache,
+// and for an object the cache does not hold with the UID asked for, from
+// one listing of its kind's metadata at the API server, made at the first
+// such question and kept for the sweep. A replica that shares the work
+// caches only the objects of its shards; asked one by one, the others would
+// cost a request each.
+type Presence struct {
+	cached, live client.Reader
+	listed       map[schema.GroupVersionKind]map[types.NamespacedName]types.UID
+}
+
+// NewPresence returns a Presence that reads cached, then live; make one for
+// each sweep.
+func NewPresence(cached, live client.Reader) *Presence {
+	return &Presence{cached: cached, live: live, listed: map[schema.GroupVersionKind]map[types.NamespacedName]types.UID{}}
+}
+
+// listPage is how many objects' metadata one request of a listing reads.
+const listPage = 500
+
+// Exists reports whether the object of kind gvk at key exists with uid; obj
+// is an empty object of the kind, read into from the cache.
+func (p *Presence) Exists(ctx context.Context, gvk schema.GroupVersionKind, key types.NamespacedName, uid types.UID, obj client.Object) (bool, error) {
+	err := p.cached.Get(ctx, key, obj)
+	if err == nil && obj.GetUID() == uid {
+		return true, nil
+	}
+	if err != nil && !kerrors.IsNotFound(err) {
+		return false, err
+	}
+	uids, ok := p.listed[gvk]
+	if !ok {
+		if uids, err = p.list(ctx, gvk); err != nil {
+			return false, err
+		}
+		p.listed[gvk] = uids
+	}
+	return uids[key] == uid, nil
+}
+
+func (p *Presence) list(ctx context.Context, gvk schema.GroupVersionKind) (map[types.NamespacedName]types.UID, error) {
+	uids := map[types.NamespacedName]types.UID{}
+	l := &metav1.PartialObjectMetadataList{}
+	l.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
+	for {
+		if err := p.live.List(ctx, l, client.Limit(listPage), client.Continue(l.GetContinue())); err != nil {
+			return nil, err
+		}
+		for i := range l.Items {
+			uids[types.NamespacedName{Namespace: l.Items[i].Namespace, Name: l.Items[i].Name}] = l.Items[i].UID
+		}
+		if l.GetContinue() == "" {
+			return uids, nil
+		}
+	}
 }

@@ -38,6 +38,7 @@ import (
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/kubeclient"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/shard"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/sweep"
@@ -184,7 +185,7 @@ func NewSweeps(mgr ctrl.Manager, log logging.Logger, namespace string, every tim
 	if every <= 0 {
 		every = sweep.DefaultEvery
 	}
-	u := &usage.Sweep{Kube: mgr.GetClient(), Scheme: mgr.GetScheme(), Record: event.NewAPIRecorder(mgr.GetEventRecorderFor("usage-sweep")), //nolint:staticcheck,nolintlint // as managedoptions.For
+	u := &usage.Sweep{Kube: mgr.GetClient(), Live: mgr.GetAPIReader(), Scheme: mgr.GetScheme(), Record: event.NewAPIRecorder(mgr.GetEventRecorderFor("usage-sweep")), //nolint:staticcheck,nolintlint // as managedoptions.For
 		Claimed: func(ctx context.Context, uid types.UID) (bool, error) {
 			return ownership.HoldsAny(ctx, mgr.GetCache(), namespace, uid)
 		}}
@@ -208,9 +209,9 @@ func (k Kind[MR]) ownership(mgr ctrl.Manager, o controller.Options, namespace st
 		AlreadyExists: k.AlreadyExists,
 		Where:         k.Where,
 		Tagged:        k.Tagged,
-		Claims: ownership.NewClaims(namespace, k.GroupVersionKind.GroupKind(), func() client.Object { return k.newObject() },
+		Claims: ownership.NewClaims(namespace, k.GroupVersionKind, func() client.Object { return k.newObject() },
 			mgr.GetCache(), mgr.GetAPIReader(), mgr.GetClient()),
-		Objects:          mgr.GetCache(),
+		Objects:          kubeclient.CacheThenAPIServer(mgr.GetCache(), mgr.GetAPIReader()),
 		New:              k.newObject,
 		PoliciesHonoured: o.Features.Enabled(feature.EnableBetaManagementPolicies),
 

@@ -157,6 +157,7 @@ func newPath[MR Object[MR]](mgr ctrl.Manager, o controller.Options, shared Share
 	p.finalizer = &finalizer.Deferred{
 		Finalizer: resource.NewAPIFinalizer(p.kube, managed.FinalizerName),
 		ToCreate:  p.toCreate, PoliciesHonoured: p.policiesHonoured, Claims: p.owners.Claims, Kube: p.kube,
+		Labels: shared.shardLabels(),
 	}
 	var namespaces client.Reader
 	if shared.NamespacesReadable {
@@ -229,7 +230,7 @@ func (p *path[MR]) gate(r reconcile.Reconciler) reconcile.Reconciler {
 		Budgets: p.shared.Budgets, Behind: p.pollsBehind(), Relook: p.relook, Held: p.deletionCallsNothing,
 		Record: p.record,
 		Log:    p.o.Logger.WithValues("controller", p.name), Deferred: p.deferred,
-		Serves: p.shared.serves(),
+		Serves: p.shared.serves(), Elsewhere: p.elsewhere(),
 	})
 }
 

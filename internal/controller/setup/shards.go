@@ -18,10 +18,12 @@ package setup
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrlevent "sigs.k8s.io/controller-runtime/pkg/event"
@@ -30,6 +32,7 @@ import (
 
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/pace"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/shard"
 )
 
 // serves is the gate's question "does this replica do this work?": always,
@@ -39,6 +42,40 @@ func (s Shared) serves() func(string) (func(), bool) {
 		return nil
 	}
 	return s.Shards.Enter
+}
+
+// shardLabels are the labels of the object of a reconcile this replica
+// serves: its account's shard, so that the replicas that do not hold it do
+// not cache it (shard.Set.Caching). Nil without shards.
+func (s Shared) shardLabels() func(context.Context) map[string]string {
+	if s.Shards == nil {
+		return nil
+	}
+	return func(ctx context.Context) map[string]string {
+		scope := pace.ServedScope(ctx)
+		if scope == "" {
+			return nil
+		}
+		return map[string]string{shard.LabelShard: s.Shards.Label(scope)}
+	}
+}
+
+// moveToShard labels mg, whose account's work another replica does, with
+// that work's shard when it is labelled with a shard this replica holds:
+// only this replica caches it then, and the one that does its work would
+// never see it. Its account changed, or someone changed its label. An
+// object not labelled, or labelled with no shard of this count, is cached
+// by every replica, and the one that does its work labels it.
+func (p *path[MR]) moveToShard(ctx context.Context, mg MR, scope string) {
+	have, ok := mg.GetLabels()[shard.LabelShard]
+	want := p.shared.Shards.Label(scope)
+	if !ok || have == want || !p.shared.Shards.HoldsLabel(have) {
+		return
+	}
+	patch := client.RawPatch(types.MergePatchType, fmt.Appendf(nil, `{"metadata":{"labels":{%q:%q}}}`, shard.LabelShard, want))
+	if err := p.kube.Patch(ctx, mg, patch); client.IgnoreNotFound(err) != nil {
+		p.o.Logger.Debug("Cannot label an object with the shard of its work", "shard", want, "error", err)
+	}
 }
 
 // shardWatch queues, when this replica takes a shard, the kind's objects
@@ -95,4 +132,12 @@ func (p *path[MR]) queueShards(shards []int, to chan<- ctrlevent.TypedGenericEve
 			return
 		}
 	}
+}
+
+// elsewhere is the gate's Elsewhere: moveToShard, with shards.
+func (p *path[MR]) elsewhere() func(context.Context, MR, string) {
+	if p.shared.Shards == nil {
+		return nil
+	}
+	return p.moveToShard
 }

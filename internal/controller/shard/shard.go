@@ -53,6 +53,11 @@ const (
 	// RoleMember marks a replica's Lease, which says it is alive.
 	RoleMember = "member"
 
+	// LabelShard is the shard a Lease is of, and the shard of the work of a
+	// managed resource, which the provider writes (Labels) so that each
+	// replica caches only the objects of its shards (Caching).
+	LabelShard = "shards.services.k8s.aws/shard"
+
 	leasePrefix = "provider-aws-services-"
 )
 
@@ -83,6 +88,11 @@ type Set struct {
 	// taken gathers them during the round (guarded by mu).
 	acquired []func(shards []int)
 	taken    []int
+	// cached are the shards whose objects this replica caches (Caching):
+	// those it holds, as of the end of the last round; recache is closed
+	// when they change.
+	cached  []int
+	recache chan struct{}
 	// seen is when this replica first saw each Lease's current version: a
 	// Lease expires its duration after that, on this replica's clock, so
 	// that replicas whose clocks differ agree (as client-go's leader
@@ -100,7 +110,8 @@ type sighting struct {
 // replica (no leader election).
 func New(kube client.Client, namespace, identity string, shards int, t Timing, log logging.Logger, c clock.WithTicker) *Set {
 	return &Set{kube: kube, namespace: namespace, identity: identity, shards: shards, timing: t, clock: c, log: log,
-		held: map[int]time.Time{}, working: map[int]int{}, releasing: map[int]bool{}, seen: map[string]sighting{}}
+		held: map[int]time.Time{}, working: map[int]int{}, releasing: map[int]bool{}, seen: map[string]sighting{},
+		recache: make(chan struct{})}
 }
 
 // Of is the shard of key: an AWS scope (an account, at its endpoint), or
@@ -196,6 +207,7 @@ func (s *Set) stop(ctx context.Context) {
 func (s *Set) Round(ctx context.Context) {
 	defer func() { metrics.ShardsHeld.Set(float64(len(s.Held()))) }()
 	defer s.tell()
+	defer s.settleCache()
 	// A round that hangs on the API server must not outlive the renew
 	// deadline: the next one tries again.
 	ctx, cancel := context.WithTimeout(ctx, s.timing.RenewDeadline/2)
@@ -248,7 +260,7 @@ func (s *Set) look(ctx context.Context, now time.Time) (int, map[int]*coordinati
 				s.forget(ctx, lease)
 			}
 		case RoleShard:
-			if n, err := strconv.Atoi(lease.Labels[labelShard]); err == nil && n >= 0 && n < s.shards {
+			if n, err := strconv.Atoi(lease.Labels[LabelShard]); err == nil && n >= 0 && n < s.shards {
 				shards[n] = lease
 			}
 		}
@@ -353,8 +365,6 @@ func holder(l *coordinationv1.Lease) string {
 	return *l.Spec.HolderIdentity
 }
 
-const labelShard = "shards.services.k8s.aws/shard"
-
 func (s *Set) leaseSpec(now time.Time) coordinationv1.LeaseSpec {
 	id, at := s.identity, metav1.NewMicroTime(now)
 	seconds := int32(min(s.timing.Duration/time.Second, math.MaxInt32)) //nolint:gosec // at most MaxInt32
@@ -440,7 +450,7 @@ func (s *Set) take(ctx context.Context, n int, l *coordinationv1.Lease, now time
 	var err error
 	if l == nil {
 		l = &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Namespace: s.namespace, Name: leasePrefix + "shard-" + strconv.Itoa(n),
-			Labels: map[string]string{LabelRole: RoleShard, labelShard: strconv.Itoa(n)}}, Spec: s.leaseSpec(now)}
+			Labels: map[string]string{LabelRole: RoleShard, LabelShard: strconv.Itoa(n)}}, Spec: s.leaseSpec(now)}
 		err = s.kube.Create(ctx, l)
 	} else {
 		l.Spec = s.leaseSpec(now)
@@ -513,7 +523,7 @@ func (s *Set) leave(ctx context.Context) {
 			if holder(&l.Items[i]) != s.identity {
 				continue
 			}
-			if n, err := strconv.Atoi(l.Items[i].Labels[labelShard]); err == nil {
+			if n, err := strconv.Atoi(l.Items[i].Labels[LabelShard]); err == nil {
 				wg.Go(func() { s.giveUp(ctx, n, &l.Items[i]) })
 			}
 		}

@@ -23,7 +23,6 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/prometheus/client_golang/prometheus"
-	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -31,6 +30,7 @@ import (
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/kubeclient"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/sweep"
 )
 
@@ -55,7 +55,11 @@ func init() {
 // resource may remain. It also puts Finalizer on the usages of resources
 // that exist and lack it (recorded by a release without it).
 type Sweep struct {
-	Kube   client.Client
+	// Kube reads from the cache, and writes.
+	Kube client.Client
+	// Live reads from the API server the managed resources the cache does
+	// not hold (kubeclient.Presence); nil reads them from Kube.
+	Live   client.Reader
 	Scheme *runtime.Scheme
 	Record event.Recorder
 	// Claimed reports whether the object of uid holds an ownership claim:
@@ -71,9 +75,14 @@ func (s *Sweep) Once(ctx context.Context) error {
 	if err := s.Kube.List(ctx, l); err != nil {
 		return err
 	}
+	live := s.Live
+	if live == nil {
+		live = s.Kube
+	}
+	present := kubeclient.NewPresence(s.Kube, live)
 	for i := range l.Items {
 		u := &l.Items[i]
-		exists, err := s.resourceExists(ctx, u)
+		exists, err := s.resourceExists(ctx, u, present)
 		switch {
 		case err != nil:
 			return err
@@ -106,13 +115,14 @@ func (s *Sweep) Once(ctx context.Context) error {
 
 // resourceExists reports whether the managed resource a usage records
 // exists: the object of its reference, with the UID the usage is named by.
-func (s *Sweep) resourceExists(ctx context.Context, u *v1alpha1.ProviderConfigUsage) (bool, error) {
+func (s *Sweep) resourceExists(ctx context.Context, u *v1alpha1.ProviderConfigUsage, present *kubeclient.Presence) (bool, error) {
 	r := u.ResourceReference
 	gv, err := schema.ParseGroupVersion(r.APIVersion)
 	if err != nil {
 		return false, nil //nolint:nilerr // a reference that names no kind names nothing that exists
 	}
-	o, err := s.Scheme.New(gv.WithKind(r.Kind))
+	gvk := gv.WithKind(r.Kind)
+	o, err := s.Scheme.New(gvk)
 	if err != nil {
 		return false, nil //nolint:nilerr // a kind this provider does not know is no resource of its own
 	}
@@ -120,12 +130,5 @@ func (s *Sweep) resourceExists(ctx context.Context, u *v1alpha1.ProviderConfigUs
 	if !ok {
 		return false, nil
 	}
-	err = s.Kube.Get(ctx, types.NamespacedName{Namespace: u.Namespace, Name: r.Name}, obj)
-	if kerrors.IsNotFound(err) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	return string(obj.GetUID()) == u.Name, nil
+	return present.Exists(ctx, gvk, types.NamespacedName{Namespace: u.Namespace, Name: r.Name}, types.UID(u.Name), obj)
 }

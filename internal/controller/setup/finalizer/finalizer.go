@@ -71,8 +71,13 @@ type Deferred struct {
 	ToCreate         *ToCreate
 	PoliciesHonoured bool
 	Claims           *ownership.Claims
-	// Kube releases the object's use of its provider config.
+	// Kube releases the object's use of its provider config, and labels
+	// an object that has its finalizer already.
 	Kube client.Client
+	// Labels are the labels the object of a reconcile must carry (the
+	// shard of its work, shard.LabelShard), written with the finalizer;
+	// nil or none writes none.
+	Labels func(ctx context.Context) map[string]string
 }
 
 // RemoveFinalizer lets the object go. Its ownership claims are released
@@ -121,15 +126,42 @@ func (r retaining) RemoveFinalizer(ctx context.Context, obj resource.Object) err
 	return r.retain(ctx, obj)
 }
 
-// AddFinalizer adds the finalizer, in memory only before a create.
+// AddFinalizer adds the finalizer and the labels, in memory only before a
+// create. An object that has its finalizer and lacks a label is written
+// once for it: its account changed, or someone changed the label.
 func (f *Deferred) AddFinalizer(ctx context.Context, obj resource.Object) error {
+	labels := f.missingLabels(ctx, obj)
 	if meta.FinalizerExists(obj, managed.FinalizerName) {
-		return nil
+		if len(labels) == 0 || f.Kube == nil {
+			return nil
+		}
+		meta.AddLabels(obj, labels)
+		return f.Kube.Update(ctx, obj)
 	}
+	meta.AddLabels(obj, labels)
 	mg, ok := obj.(resource.Managed)
 	if ok && f.ToCreate.take(obj.GetUID()) && ownership.MayCreate(mg, f.PoliciesHonoured) {
 		meta.AddFinalizer(obj, managed.FinalizerName)
 		return nil
 	}
 	return f.Finalizer.AddFinalizer(ctx, obj)
+}
+
+// missingLabels are the labels obj must carry and does not, with their
+// values.
+func (f *Deferred) missingLabels(ctx context.Context, obj resource.Object) map[string]string {
+	if f.Labels == nil {
+		return nil
+	}
+	var missing map[string]string
+	for k, v := range f.Labels(ctx) {
+		if have, ok := obj.GetLabels()[k]; ok && have == v {
+			continue
+		}
+		if missing == nil {
+			missing = map[string]string{}
+		}
+		missing[k] = v
+	}
+	return missing
 }

@@ -65,7 +65,7 @@ func TestRemoveFinalizerLetsClaimsGoOrKeepsThem(t *testing.T) {
 			}
 			kube := fake.NewClientBuilder().WithScheme(s).WithObjects(mg).Build()
 			gk := v1alpha1.DeliveryStreamGroupVersionKind.GroupKind()
-			claims := ownership.NewClaims("provider", gk, func() client.Object { return &v1alpha1.DeliveryStream{} }, kube, kube, kube)
+			claims := ownership.NewClaims("provider", gk.WithVersion("v1alpha1"), func() client.Object { return &v1alpha1.DeliveryStream{} }, kube, kube, kube)
 			id := ownership.Identity{Account: "111122223333", Region: "us-east-1", Kind: gk, Fields: "orders"}
 			if _, err := claims.Take(context.Background(), id, ownership.OwnerFor(gk, mg), mg.UID, ownership.ToCreate); err != nil {
 				t.Fatal(err)

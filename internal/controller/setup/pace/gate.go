@@ -123,6 +123,9 @@ type GateOptions[MR resource.ModernManaged] struct {
 	// Another replica's work of an account is dropped, not requeued: that
 	// replica has it queued. Nil serves everything (one replica).
 	Serves func(key string) (done func(), ok bool)
+	// Elsewhere is told of a reconcile whose account's work another
+	// replica does, before it is dropped; nil is told nothing.
+	Elsewhere func(ctx context.Context, mg MR, key string)
 }
 
 // notServedFor is when a reconcile keyed by its namespace that another
@@ -130,13 +133,32 @@ type GateOptions[MR resource.ModernManaged] struct {
 // built its session, the other could not), and neither may drop it for good.
 const notServedFor = 10 * time.Second
 
-// servedKey holds, in a reconcile's context, what to call when it is over.
+// servedKey holds, in a reconcile's context, what it serves (a *served).
 type servedKey struct{}
+
+// served is what a reconcile the gate let in serves: the work of an
+// account (its Reservation's Scope), and what to call when it is over.
+type served struct {
+	scope string
+	over  []func()
+}
+
+// ServedScope is the AWS scope (account at endpoint) whose work the
+// reconcile of ctx does, when a replica's share of the work let it in; ""
+// otherwise.
+func ServedScope(ctx context.Context) string {
+	if s, ok := ctx.Value(servedKey{}).(*served); ok {
+		return s.scope
+	}
+	return ""
+}
 
 // NamespaceKey is the key Serves is asked for the work of a reconcile
 // that calls no AWS account: a deletion held by its policy, an object
 // whose config is wrong.
-func NamespaceKey(namespace string) string { return "namespace " + namespace }
+func NamespaceKey(namespace string) string { return namespacePrefix + namespace }
+
+const namespacePrefix = "namespace "
 
 // serves reports whether this replica does the work of key; if it does,
 // the work counts as under way until the reconcile of ctx is over.
@@ -146,8 +168,11 @@ func (g *Gate[MR]) serves(ctx context.Context, key string) bool {
 	}
 	done, ok := g.Serves(key)
 	if ok {
-		if over, held := ctx.Value(servedKey{}).(*[]func()); held {
-			*over = append(*over, done)
+		if s, held := ctx.Value(servedKey{}).(*served); held {
+			s.over = append(s.over, done)
+			if !strings.HasPrefix(key, namespacePrefix) {
+				s.scope = key
+			}
 		} else {
 			done()
 		}
@@ -159,13 +184,13 @@ func (g *Gate[MR]) serves(ctx context.Context, key string) bool {
 // budgets of its first calls; the work of a shard it let in is over when it
 // returns.
 func (g *Gate[MR]) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
-	var over []func()
+	s := &served{}
 	defer func() {
-		for _, done := range over {
+		for _, done := range s.over {
 			done()
 		}
 	}()
-	return g.reconcile(context.WithValue(ctx, servedKey{}, &over), req)
+	return g.reconcile(context.WithValue(ctx, servedKey{}, s), req)
 }
 
 // NewGate returns the gate before inner.
@@ -316,6 +341,9 @@ func (g *Gate[MR]) reserve(ctx context.Context, req reconcile.Request, mg MR, cl
 	}
 	if !g.serves(ctx, r.Scope) {
 		// Another replica holds its account's shard.
+		if g.Elsewhere != nil {
+			g.Elsewhere(ctx, mg, r.Scope)
+		}
 		return reconcile.Result{}, nil
 	}
 	r.Namespace, r.Name, r.Class, r.Behind = req.Namespace, req.Name, class, g.Behind
