@@ -18,7 +18,6 @@ package shard
 
 import (
 	"context"
-	"net/http"
 	"reflect"
 	"slices"
 	"strconv"
@@ -39,34 +38,44 @@ func (s *Set) Label(key string) string { return strconv.Itoa(s.Of(key)) }
 // HoldsLabel reports whether label names a shard whose objects this
 // replica caches, and no other replica does.
 func (s *Set) HoldsLabel(label string) bool {
-	n, err := strconv.Atoi(label)
-	if err != nil || n < 0 || n >= s.shards {
+	if !validLabel(label, s.shards) {
 		return false
 	}
+	n, _ := strconv.Atoi(label)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return slices.Contains(s.cached, n)
 }
 
 // settleCache makes the shards this replica holds at the end of a round
-// those whose objects it caches, and has the caches list their objects
-// again when they changed.
+// those whose objects it caches. The caches drop the objects of a shard let
+// go at once, and ignore their events (purge); a shard taken ends the
+// caches' watches, which their informers open again at once with the new
+// selector, asking for every object it selects (WatchWithContext).
 func (s *Set) settleCache() {
 	held := s.Held()
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if slices.Equal(held, s.cached) {
+		s.mu.Unlock()
 		return
 	}
+	grew := slices.ContainsFunc(held, func(n int) bool { return !slices.Contains(s.cached, n) })
 	s.cached = held
-	close(s.recache)
-	s.recache = make(chan struct{})
+	if grew {
+		close(s.grown)
+		s.grown = make(chan struct{})
+	}
+	purges := slices.Clone(s.purges)
+	s.mu.Unlock()
+	for _, purge := range purges {
+		purge()
+	}
 }
 
 // selection is the label selector of the objects this replica caches, and
-// a channel closed once it changes. Objects not labelled yet, or labelled
-// with no shard of this count, are everyone's: they are cached until the
-// replica that serves them labels them.
+// a channel closed once it selects more. Objects not labelled yet, or
+// labelled with no shard of this count, are everyone's: they are cached
+// until the replica that serves them labels them.
 func (s *Set) selection() (string, <-chan struct{}) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -77,28 +86,56 @@ func (s *Set) selection() (string, <-chan struct{}) {
 		}
 	}
 	if len(others) == 0 {
-		return "", s.recache
+		return "", s.grown
 	}
-	return LabelShard + " notin (" + strings.Join(others, ",") + ")", s.recache
+	return LabelShard + " notin (" + strings.Join(others, ",") + ")", s.grown
+}
+
+// elsewhere reports whether o is labelled with a shard of this count that
+// this replica does not cache.
+func (s *Set) elsewhere(o runtime.Object) bool {
+	m, ok := o.(metav1.Object)
+	if !ok {
+		return false
+	}
+	label, ok := m.GetLabels()[LabelShard]
+	return ok && !s.HoldsLabel(label) && validLabel(label, s.shards)
+}
+
+func validLabel(label string, shards int) bool {
+	n, err := strconv.Atoi(label)
+	return err == nil && n >= 0 && n < shards
 }
 
 // Caching returns the cache's NewInformer (cache.Options.NewInformer) for
-// which the informers of kinds list and watch only the objects of the
-// shards this replica holds, and those no replica labelled yet; when the
-// shards it holds change, they list their objects again with the new
-// selector (the API server answers that their watch expired), which adds
-// the objects of a shard taken and drops those of a shard let go. Other
-// kinds' informers are as controller-runtime makes them.
+// which the informers of kinds cache only the objects of the shards this
+// replica holds, and those no replica labelled yet. Other kinds' informers
+// are as controller-runtime makes them.
 func (s *Set) Caching(kinds ...runtime.Object) func(toolscache.ListerWatcher, runtime.Object, time.Duration, toolscache.Indexers) toolscache.SharedIndexInformer {
 	types := make([]reflect.Type, len(kinds))
 	for i, k := range kinds {
 		types[i] = reflect.TypeOf(k)
 	}
 	return func(lw toolscache.ListerWatcher, o runtime.Object, resync time.Duration, ix toolscache.Indexers) toolscache.SharedIndexInformer {
-		if slices.Contains(types, reflect.TypeOf(o)) {
-			lw = &selecting{inner: toolscache.ToListerWatcherWithContext(lw), plain: lw, set: s}
+		if !slices.Contains(types, reflect.TypeOf(o)) {
+			return toolscache.NewSharedIndexInformer(lw, o, resync, ix)
 		}
-		return toolscache.NewSharedIndexInformer(lw, o, resync, ix)
+		sel := &selecting{inner: toolscache.ToListerWatcherWithContext(lw), plain: lw, set: s}
+		i := toolscache.NewSharedIndexInformer(sel, o, resync, ix)
+		store := i.GetStore()
+		s.mu.Lock()
+		s.purges = append(s.purges, func() { s.purge(store) })
+		s.mu.Unlock()
+		return i
+	}
+}
+
+// purge drops from store the objects of shards this replica let go.
+func (s *Set) purge(store toolscache.Store) {
+	for _, o := range store.List() {
+		if ro, ok := o.(runtime.Object); ok && s.elsewhere(ro) {
+			_ = store.Delete(o)
+		}
 	}
 }
 
@@ -109,45 +146,55 @@ type selecting struct {
 	set   *Set
 
 	mu sync.Mutex
-	// listedWith is the channel of the selection the last list used: a
-	// watch that follows a list made with another selection would miss
-	// the objects the new one adds.
-	listedWith <-chan struct{}
+	// covered is the channel of the selection that the informer's objects
+	// were last listed with: a watch opened after the selection grew asks
+	// for every object it selects, since a watch from the informer's last
+	// version sends only those changed since.
+	covered <-chan struct{}
 }
 
 func (l *selecting) ListWithContext(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-	sel, changed := l.set.selection()
+	sel, grown := l.set.selection()
 	opts.LabelSelector = and(opts.LabelSelector, sel)
 	out, err := l.inner.ListWithContext(ctx, opts)
 	if err == nil {
-		l.mu.Lock()
-		l.listedWith = changed
-		l.mu.Unlock()
+		l.cover(grown)
 	}
 	return out, err
 }
 
 func (l *selecting) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-	sel, changed := l.set.selection()
+	sel, grown := l.set.selection()
 	l.mu.Lock()
-	listed := l.listedWith
+	covered := l.covered
 	l.mu.Unlock()
-	streamsList := opts.SendInitialEvents != nil && *opts.SendInitialEvents
-	if !streamsList && listed != nil && listed != changed {
-		// Listed with another selection: list again.
-		return expiredWatch(), nil
+	streams := opts.SendInitialEvents != nil && *opts.SendInitialEvents
+	if !streams && covered != nil && covered != grown {
+		// The objects of the shards taken since are not in the
+		// informer: the API server sends every object the selection
+		// has first (as added, which an informer that has it takes
+		// as an update), then the changes since the informer's
+		// version.
+		yes := true
+		opts.SendInitialEvents, opts.AllowWatchBookmarks = &yes, true
+		opts.ResourceVersionMatch = metav1.ResourceVersionMatchNotOlderThan
+		streams = true
 	}
 	opts.LabelSelector = and(opts.LabelSelector, sel)
 	w, err := l.inner.WatchWithContext(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	if streamsList {
-		l.mu.Lock()
-		l.listedWith = changed
-		l.mu.Unlock()
+	if streams {
+		l.cover(grown)
 	}
-	return newEndingWatch(w, changed), nil
+	return newEndingWatch(w, grown, l.set.elsewhere), nil
+}
+
+func (l *selecting) cover(grown <-chan struct{}) {
+	l.mu.Lock()
+	l.covered = grown
+	l.mu.Unlock()
 }
 
 func (l *selecting) List(opts metav1.ListOptions) (runtime.Object, error) {
@@ -174,42 +221,32 @@ func and(a, b string) string {
 	return a + "," + b
 }
 
-// expired is what an informer's reflector lists again after: the answer
-// the API server gives a watch from a version it no longer has.
-func expired() watch.Event {
-	return watch.Event{Type: watch.Error, Object: &metav1.Status{Status: metav1.StatusFailure, Code: http.StatusGone,
-		Reason: metav1.StatusReasonExpired, Message: "the shards this replica caches changed: list again"}}
-}
-
-// expiredWatch is a watch that ends at once, expired.
-func expiredWatch() watch.Interface {
-	ch := make(chan watch.Event, 1)
-	ch <- expired()
-	close(ch)
-	return endedWatch(ch)
-}
-
-type endedWatch chan watch.Event
-
-func (w endedWatch) ResultChan() <-chan watch.Event { return w }
-func (w endedWatch) Stop()                          {}
+// shortestWatch is how long a watch must last before it ends without an
+// error: client-go's reflector backs off before it watches again after a
+// watch that ended sooner with no event.
+const shortestWatch = time.Second
 
 // endingWatch passes its inner watch's events until the selection it was
-// made with changes; then it ends with an expired answer.
+// made with grows; then it ends, with no error, so that the informer
+// watches again at once (a watch that ends with an error is listed again
+// after a back-off, which grows to 30 s). The events of objects of shards
+// let go meanwhile are dropped, or passed as deletions when an object cached
+// changed into one.
 type endingWatch struct {
-	inner   watch.Interface
-	out     chan watch.Event
-	stop    chan struct{}
-	stopped sync.Once
+	inner     watch.Interface
+	elsewhere func(runtime.Object) bool
+	out       chan watch.Event
+	stop      chan struct{}
+	stopped   sync.Once
 }
 
-func newEndingWatch(inner watch.Interface, changed <-chan struct{}) *endingWatch {
-	w := &endingWatch{inner: inner, out: make(chan watch.Event), stop: make(chan struct{})}
-	go w.run(changed)
+func newEndingWatch(inner watch.Interface, grown <-chan struct{}, elsewhere func(runtime.Object) bool) *endingWatch {
+	w := &endingWatch{inner: inner, elsewhere: elsewhere, out: make(chan watch.Event), stop: make(chan struct{})}
+	go w.run(grown, time.Now())
 	return w
 }
 
-func (w *endingWatch) run(changed <-chan struct{}) {
+func (w *endingWatch) run(grown <-chan struct{}, started time.Time) {
 	defer close(w.out)
 	defer w.inner.Stop()
 	for {
@@ -218,14 +255,16 @@ func (w *endingWatch) run(changed <-chan struct{}) {
 			if !ok {
 				return
 			}
-			select {
-			case w.out <- e:
-			case <-w.stop:
-				return
+			if e, pass := w.filter(e); pass {
+				select {
+				case w.out <- e:
+				case <-w.stop:
+					return
+				}
 			}
-		case <-changed:
+		case <-grown:
 			select {
-			case w.out <- expired():
+			case <-time.After(time.Until(started.Add(shortestWatch))):
 			case <-w.stop:
 			}
 			return
@@ -233,6 +272,21 @@ func (w *endingWatch) run(changed <-chan struct{}) {
 			return
 		}
 	}
+}
+
+// filter drops the addition of an object of another replica's shard, and
+// makes the change of one a deletion (it may have been cached).
+func (w *endingWatch) filter(e watch.Event) (watch.Event, bool) {
+	if e.Object == nil || !w.elsewhere(e.Object) {
+		return e, true
+	}
+	switch e.Type {
+	case watch.Added:
+		return e, false
+	case watch.Modified:
+		e.Type = watch.Deleted
+	}
+	return e, true
 }
 
 func (w *endingWatch) ResultChan() <-chan watch.Event { return w.out }

@@ -89,10 +89,12 @@ type Set struct {
 	acquired []func(shards []int)
 	taken    []int
 	// cached are the shards whose objects this replica caches (Caching):
-	// those it holds, as of the end of the last round; recache is closed
-	// when they change.
-	cached  []int
-	recache chan struct{}
+	// those it holds, as of the end of the last round; grown is closed
+	// when they grow, and purges drop from the caches the objects of
+	// shards let go.
+	cached []int
+	grown  chan struct{}
+	purges []func()
 	// seen is when this replica first saw each Lease's current version: a
 	// Lease expires its duration after that, on this replica's clock, so
 	// that replicas whose clocks differ agree (as client-go's leader
@@ -111,7 +113,7 @@ type sighting struct {
 func New(kube client.Client, namespace, identity string, shards int, t Timing, log logging.Logger, c clock.WithTicker) *Set {
 	return &Set{kube: kube, namespace: namespace, identity: identity, shards: shards, timing: t, clock: c, log: log,
 		held: map[int]time.Time{}, working: map[int]int{}, releasing: map[int]bool{}, seen: map[string]sighting{},
-		recache: make(chan struct{})}
+		grown: make(chan struct{})}
 }
 
 // Of is the shard of key: an AWS scope (an account, at its endpoint), or

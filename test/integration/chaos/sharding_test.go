@@ -190,6 +190,38 @@ func TestShardedReplicas(t *testing.T) {
 		accountsOf[replicaName(h)] = append(accountsOf[replicaName(h)], i)
 	}
 	t.Logf("accounts by replica: %v", accountsOf)
+	// Each object is labelled with its account's shard, and each replica
+	// caches only the objects of its accounts (a replica that let shards
+	// go drops them from its cache shrinkAfter, 30 s, later).
+	for i, mgs := range objects {
+		want := of.Label(accounts.IDs[i] + " at " + srv.URL)
+		for _, mg := range mgs {
+			got := mg.DeepCopyObject().(client.Object) //nolint:forcetypeassert // a managed resource is one
+			if err := kube.Get(ctx, client.ObjectKeyFromObject(mg), got); err != nil {
+				t.Fatal(err)
+			}
+			if l := got.GetLabels()[shard.LabelShard]; l != want {
+				t.Errorf("%s: label %s=%q, want its account's shard %q", objectName(mg), shard.LabelShard, l, want)
+			}
+		}
+	}
+	cached := map[string]float64{}
+	for deadline := time.Now().Add(45 * time.Second); ; time.Sleep(time.Second) {
+		divided := true
+		for _, r := range replicas {
+			cached[r.name] = cachedOf(t, r.metrics)
+			divided = divided && cached[r.name] == float64(len(kinds)*len(accountsOf[r.name]))
+		}
+		if divided || time.Now().After(deadline) {
+			break
+		}
+	}
+	for _, r := range replicas {
+		if want := len(kinds) * len(accountsOf[r.name]); cached[r.name] != float64(want) {
+			t.Errorf("%s caches %.0f managed resources, want the %d of its accounts %v", r.name, cached[r.name], want, accountsOf[r.name])
+		}
+	}
+	t.Logf("managed resources cached by replica: %v", cached)
 	// Every replica learns each account's ID (one STS call per account and
 	// replica); only an account's replica calls its services.
 	for _, r := range replicas {
@@ -353,10 +385,24 @@ func holderOf(per map[string]int, name string) string {
 // for STS's (the identity calls that build sessions).
 func awsCallsOf(t *testing.T, metricsAddr string) float64 {
 	t.Helper()
+	return metricSum(t, metricsAddr, "provider_aws_services_aws_calls_total{", `service="STS"`)
+}
+
+// cachedOf is how many managed resources a replica caches, as
+// crossplane-runtime's state metrics count them from its cache.
+func cachedOf(t *testing.T, metricsAddr string) float64 {
+	t.Helper()
+	return metricSum(t, metricsAddr, "crossplane_managed_resource_exists{", "")
+}
+
+// metricSum sums the series of a replica's metric whose lines begin with
+// prefix, but those that contain skip.
+func metricSum(t *testing.T, metricsAddr, prefix, skip string) float64 {
+	t.Helper()
 	text := scrape(t, metricsAddr)
 	sum := 0.0
 	for _, line := range strings.Split(text, "\n") {
-		if !strings.HasPrefix(line, "provider_aws_services_aws_calls_total{") || strings.Contains(line, `service="STS"`) {
+		if !strings.HasPrefix(line, prefix) || skip != "" && strings.Contains(line, skip) {
 			continue
 		}
 		var v float64
