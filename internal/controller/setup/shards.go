@@ -73,7 +73,8 @@ func (p *path[MR]) moveToShard(ctx context.Context, mg MR, scope string) {
 		return
 	}
 	patch := client.RawPatch(types.MergePatchType, fmt.Appendf(nil, `{"metadata":{"labels":{%q:%q}}}`, shard.LabelShard, want))
-	if err := p.kube.Patch(ctx, mg, patch); client.IgnoreNotFound(err) != nil {
+	err := p.kube.Patch(ctx, mg, patch)
+	if client.IgnoreNotFound(err) != nil {
 		p.o.Logger.Debug("Cannot label an object with the shard of its work", "shard", want, "error", err)
 	}
 }

@@ -242,7 +242,10 @@ func TestSelectingDropsTheObjectsOfShardsLetGo(t *testing.T) {
 		{Type: watch.Added, Object: configMap("unlabelled-new", "")},
 		{Type: watch.Added, Object: configMap("no-shard-of-this-count", "12")},
 	}
-	for deadline := time.Now().Add(5 * time.Second); inner.current() == nil && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(5 * time.Second); inner.current() == nil; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the informer did not watch within 5 s")
+		}
 	}
 	for _, e := range events {
 		inner.current().Action(e.Type, e.Object)

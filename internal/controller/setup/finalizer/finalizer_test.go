@@ -20,16 +20,19 @@ import (
 	"context"
 	"testing"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
@@ -91,6 +94,84 @@ func TestRemoveFinalizerLetsClaimsGoOrKeepsThem(t *testing.T) {
 			}
 			if len(mg.GetFinalizers()) != 0 {
 				t.Errorf("the finalizer stays: %v", mg.GetFinalizers())
+			}
+		})
+	}
+}
+
+// TestAddFinalizerLabels: the labels the work needs ride on the write that
+// adds the finalizer, or on the create's when it is deferred; an object
+// that has its finalizer is written only when a label is missing or wrong.
+func TestAddFinalizerLabels(t *testing.T) {
+	shard := map[string]string{"shards.services.k8s.aws/shard": "3"}
+	type want struct {
+		inMemory, stored map[string]string
+		finalizerStored  bool
+		writes           int
+	}
+	cases := map[string]struct {
+		reason    string
+		labels    map[string]string // the object's before
+		finalizer bool
+		toCreate  bool
+		want      want
+	}{
+		"NewObjectAboutToCreate": {
+			reason:   "Before a create, the labels and the finalizer stay in memory for the create's own write.",
+			toCreate: true,
+			want:     want{inMemory: shard},
+		},
+		"NewObjectThatExistsOnAWS": {
+			reason: "An object whose resource exists gets the finalizer and the labels in one write.",
+			want:   want{inMemory: shard, stored: shard, finalizerStored: true, writes: 1},
+		},
+		"LabelledAlready": {
+			reason: "An object with its finalizer and labels is not written.", labels: shard, finalizer: true,
+			want: want{inMemory: shard, stored: shard, finalizerStored: true},
+		},
+		"LabelledWithAnotherShard": {
+			reason: "An object whose account's shard changed is written once, with the new one.", labels: map[string]string{"shards.services.k8s.aws/shard": "5", "team": "a"}, finalizer: true,
+			want: want{inMemory: map[string]string{"shards.services.k8s.aws/shard": "3", "team": "a"}, stored: map[string]string{"shards.services.k8s.aws/shard": "3", "team": "a"}, finalizerStored: true, writes: 1},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := runtime.NewScheme()
+			_ = v1alpha1.SchemeBuilder.AddToScheme(s)
+			mg := &v1alpha1.DeliveryStream{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "orders", UID: "uid-orders", Labels: tc.labels}}
+			if tc.finalizer {
+				mg.Finalizers = []string{managed.FinalizerName}
+			}
+			mg.SetManagementPolicies(xpv2.ManagementPolicies{xpv2.ManagementActionAll})
+			writes := 0
+			kube := fake.NewClientBuilder().WithScheme(s).WithObjects(mg.DeepCopy()).WithInterceptorFuncs(interceptor.Funcs{
+				Update: func(ctx context.Context, c client.WithWatch, obj client.Object, o ...client.UpdateOption) error {
+					writes++
+					return c.Update(ctx, obj, o...)
+				},
+			}).Build()
+			if err := kube.Get(context.Background(), client.ObjectKeyFromObject(mg), mg); err != nil {
+				t.Fatal(err)
+			}
+			toCreate := NewToCreate()
+			if tc.toCreate {
+				toCreate.Observed(mg, managed.ExternalObservation{ResourceExists: false}, nil)
+			}
+			f := &Deferred{Finalizer: resource.NewAPIFinalizer(kube, managed.FinalizerName), ToCreate: toCreate, PoliciesHonoured: true, Kube: kube,
+				Labels: func(context.Context) map[string]string { return shard }}
+			if err := f.AddFinalizer(context.Background(), mg); err != nil {
+				t.Fatal(err)
+			}
+			stored := &v1alpha1.DeliveryStream{}
+			if err := kube.Get(context.Background(), client.ObjectKeyFromObject(mg), stored); err != nil {
+				t.Fatal(err)
+			}
+			got := want{inMemory: mg.GetLabels(), stored: stored.GetLabels(), finalizerStored: len(stored.GetFinalizers()) > 0, writes: writes}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{}), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
+			}
+			if !meta.FinalizerExists(mg, managed.FinalizerName) {
+				t.Error("the object has no finalizer in memory")
 			}
 		})
 	}
