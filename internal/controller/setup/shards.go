@@ -60,23 +60,24 @@ func (s Shared) shardLabels() func(context.Context) map[string]string {
 	}
 }
 
-// moveToShard labels mg, whose account's work another replica does, with
-// that work's shard when it is labelled with a shard this replica holds:
-// only this replica caches it then, and the one that does its work would
-// never see it. Its account changed, or someone changed its label. An
-// object not labelled, or labelled with no shard of this count, is cached
-// by every replica, and the one that does its work labels it.
+// moveToShard hands mg, whose account's work another replica does, to
+// that replica's cache. Labelled with a shard this replica holds, only this
+// replica caches it: it is labelled with its work's shard (its account
+// changed, or someone changed its label). Not labelled yet, every replica
+// caches it: this one drops it from its cache (shard.Set.Drop), and the one
+// that serves it labels it.
 func (p *path[MR]) moveToShard(ctx context.Context, mg MR, scope string) {
 	have, ok := mg.GetLabels()[shard.LabelShard]
 	want := p.shared.Shards.Label(scope)
-	if !ok || have == want || !p.shared.Shards.HoldsLabel(have) {
-		return
+	if ok && have != want && p.shared.Shards.HoldsLabel(have) {
+		patch := client.RawPatch(types.MergePatchType, fmt.Appendf(nil, `{"metadata":{"labels":{%q:%q}}}`, shard.LabelShard, want))
+		err := p.kube.Patch(ctx, mg, patch)
+		if client.IgnoreNotFound(err) != nil {
+			p.o.Logger.Debug("Cannot label an object with the shard of its work", "shard", want, "error", err)
+			return
+		}
 	}
-	patch := client.RawPatch(types.MergePatchType, fmt.Appendf(nil, `{"metadata":{"labels":{%q:%q}}}`, shard.LabelShard, want))
-	err := p.kube.Patch(ctx, mg, patch)
-	if client.IgnoreNotFound(err) != nil {
-		p.o.Logger.Debug("Cannot label an object with the shard of its work", "shard", want, "error", err)
-	}
+	p.shared.Shards.Drop(mg, scope)
 }
 
 // shardWatch queues, when this replica takes a shard, the kind's objects

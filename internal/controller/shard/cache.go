@@ -18,6 +18,7 @@ package shard
 
 import (
 	"context"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -65,10 +66,10 @@ func (s *Set) settleCache() {
 		close(s.grown)
 		s.grown = make(chan struct{})
 	}
-	purges := slices.Clone(s.purges)
+	stores := slices.Collect(maps.Values(s.stores))
 	s.mu.Unlock()
-	for _, purge := range purges {
-		purge()
+	for _, store := range stores {
+		s.purge(store)
 	}
 }
 
@@ -122,11 +123,27 @@ func (s *Set) Caching(kinds ...runtime.Object) func(toolscache.ListerWatcher, ru
 		}
 		sel := &selecting{inner: toolscache.ToListerWatcherWithContext(lw), plain: lw, set: s}
 		i := toolscache.NewSharedIndexInformer(sel, o, resync, ix)
-		store := i.GetStore()
 		s.mu.Lock()
-		s.purges = append(s.purges, func() { s.purge(store) })
+		s.stores[reflect.TypeOf(o)] = i.GetStore()
 		s.mu.Unlock()
 		return i
+	}
+}
+
+// Drop drops o from this replica's cache when it is not of a shard this
+// replica holds: another replica's object that no replica labelled yet,
+// which every replica caches until then. Its holder labels it at its first
+// reconcile, and a flood of new objects would otherwise be cached by every
+// replica until then. An object changed while not labelled is cached again,
+// and dropped again at its reconcile; a replica that takes its shard
+// watches again for every object of its selection.
+func (s *Set) Drop(o runtime.Object, key string) {
+	s.mu.RLock()
+	store, ok := s.stores[reflect.TypeOf(o)]
+	mine := slices.Contains(s.cached, s.Of(key))
+	s.mu.RUnlock()
+	if ok && !mine {
+		_ = store.Delete(o)
 	}
 }
 

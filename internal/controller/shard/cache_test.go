@@ -292,3 +292,41 @@ func TestCachingSelectsOnlyTheKindsGiven(t *testing.T) {
 		})
 	}
 }
+
+// keysOf returns a key whose work is in shard n of s, and one whose is not.
+func keysOf(s *Set, n int) (in, out string) {
+	for i := 0; in == "" || out == ""; i++ {
+		k := fmt.Sprintf("11112222%04d", i)
+		if s.Of(k) == n {
+			in = k
+		} else {
+			out = k
+		}
+	}
+	return in, out
+}
+
+func TestDropForgetsOnlyAnotherReplicasObjects(t *testing.T) {
+	s := fourShards()
+	s.holdNow(1)
+	inner := &recordingLW{items: []corev1.ConfigMap{*configMap("mine", ""), *configMap("theirs", ""), *configMap("secret", "")}}
+	i := s.Caching(&corev1.ConfigMap{})(inner, &corev1.ConfigMap{}, 0, toolscache.Indexers{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go i.RunWithContext(ctx)
+	if !toolscache.WaitForCacheSync(ctx.Done(), i.HasSynced) {
+		t.Fatal("not synced")
+	}
+	mine, theirs := keysOf(s, 1)
+	s.Drop(configMap("mine", ""), mine)
+	s.Drop(configMap("theirs", ""), theirs)
+	s.Drop(&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "team", Name: "secret"}}, theirs) // a kind it does not cache so
+	var got []string
+	for _, o := range i.GetStore().List() {
+		got = append(got, o.(*corev1.ConfigMap).Name) //nolint:forcetypeassert // a store of ConfigMaps
+	}
+	slices.Sort(got)
+	if diff := cmp.Diff([]string{"mine", "secret"}, got); diff != "" {
+		t.Errorf("the objects cached after Drop: -want, +got:\n%s", diff)
+	}
+}

@@ -30,6 +30,7 @@ import (
 	"context"
 	"hash/fnv"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"sync"
@@ -39,6 +40,7 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -90,11 +92,11 @@ type Set struct {
 	taken    []int
 	// cached are the shards whose objects this replica caches (Caching):
 	// those it holds, as of the end of the last round; grown is closed
-	// when they grow, and purges drop from the caches the objects of
-	// shards let go.
+	// when they grow; stores are the informers' stores of the kinds it
+	// caches so.
 	cached []int
 	grown  chan struct{}
-	purges []func()
+	stores map[reflect.Type]toolscache.Store
 	// seen is when this replica first saw each Lease's current version: a
 	// Lease expires its duration after that, on this replica's clock, so
 	// that replicas whose clocks differ agree (as client-go's leader
@@ -113,7 +115,7 @@ type sighting struct {
 func New(kube client.Client, namespace, identity string, shards int, t Timing, log logging.Logger, c clock.WithTicker) *Set {
 	return &Set{kube: kube, namespace: namespace, identity: identity, shards: shards, timing: t, clock: c, log: log,
 		held: map[int]time.Time{}, working: map[int]int{}, releasing: map[int]bool{}, seen: map[string]sighting{},
-		grown: make(chan struct{})}
+		grown: make(chan struct{}), stores: map[reflect.Type]toolscache.Store{}}
 }
 
 // Of is the shard of key: an AWS scope (an account, at its endpoint), or

@@ -127,7 +127,7 @@ func BenchmarkReplicas(b *testing.B) {
 	created := time.Since(start)
 
 	// Half way to all Ready, the replica of the most AWS calls is killed.
-	killed, killedAt, peakKilled, cpuKilled, callsKilled := -1, time.Time{}, 0.0, 0.0, 0.0
+	killed, killedAt, peakKilled, cpuKilled, callsKilled, cachedKilled := -1, time.Time{}, 0.0, 0.0, 0.0, 0.0
 	var unheld time.Duration
 	deadline := start.Add(timeLimit(bound, resources) + time.Minute)
 	var ready time.Duration
@@ -147,7 +147,7 @@ func BenchmarkReplicas(b *testing.B) {
 					killed = i
 				}
 			}
-			callsKilled = callsOf(ps[killed])
+			callsKilled, cachedKilled = callsOf(ps[killed]), cachedOf(ps[killed])
 			cpuKilled, _ = ps[killed].CPUSeconds()
 			ps[killed].Kill()
 			killedAt = time.Now()
@@ -180,16 +180,16 @@ func BenchmarkReplicas(b *testing.B) {
 		fmt.Fprintf(&w, "| replica killed (SIGKILL) at half Ready | replica-%d, %s after the first create; its shards all held again %s after the kill |\n",
 			killed, minutes(killedAt.Sub(start)), unheld.Round(100*time.Millisecond))
 	}
-	fmt.Fprintf(&w, "\n| replica | peak RSS | CPU seconds, first create to all Ready | AWS calls | shards held at the end |\n|---|---|---|---|---|\n")
+	fmt.Fprintf(&w, "\n| replica | peak RSS | CPU seconds, first create to all Ready | AWS calls | shards held at the end | managed resources cached at the end (the killed: when killed) |\n|---|---|---|---|---|---|\n")
 	for i, p := range ps {
-		peak, cpu, calls, held := peakKilled, cpuKilled-cpu0[i], callsKilled, "killed"
+		peak, cpu, calls, held, cached := peakKilled, cpuKilled-cpu0[i], callsKilled, "killed", cachedKilled
 		if i != killed {
 			peak, _ = samplers[i].Finish()
 			c, _ := p.CPUSeconds()
-			cpu, calls = c-cpu0[i], callsOf(p)
+			cpu, calls, cached = c-cpu0[i], callsOf(p), cachedOf(p)
 			held = fmt.Sprintf("%.0f", gaugeOf(p, "provider_aws_services_shards_held"))
 		}
-		fmt.Fprintf(&w, "| replica-%d | %.1f MiB | %.1f | %.0f | %s |\n", i, peak, cpu, calls, held)
+		fmt.Fprintf(&w, "| replica-%d | %.1f MiB | %.1f | %.0f | %s | %.0f |\n", i, peak, cpu, calls, held, cached)
 	}
 	fmt.Println(w.String())
 }
@@ -201,6 +201,17 @@ func callsOf(p *process) float64 {
 		return 0
 	}
 	return metricSum(text, "provider_aws_services_aws_calls_total{")
+}
+
+// cachedOf is how many managed resources a replica caches, as
+// crossplane-runtime's state metrics count them from its cache (every
+// --poll-state-metric, 5 s); -1 when it cannot say.
+func cachedOf(p *process) float64 {
+	text, err := p.scrape()
+	if err != nil {
+		return -1
+	}
+	return metricSum(text, "crossplane_managed_resource_exists{")
 }
 
 func gaugeOf(p *process, name string) float64 {
