@@ -195,6 +195,7 @@ type Sampler struct {
 	once sync.Once
 	stop chan struct{}
 	done chan struct{}
+	mu   sync.Mutex
 	max  float64
 	err  error
 }
@@ -215,7 +216,9 @@ func SampleRSS(p *Process, every time.Duration) *Sampler {
 				}
 				return
 			}
+			s.mu.Lock()
 			s.max = max(s.max, rss)
+			s.mu.Unlock()
 			select {
 			case <-s.stop:
 				return
@@ -224,6 +227,13 @@ func SampleRSS(p *Process, every time.Duration) *Sampler {
 		}
 	}()
 	return s
+}
+
+// Peak is the largest RSS read so far, in MiB; the sampler goes on.
+func (s *Sampler) Peak() float64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.max
 }
 
 // Finish stops the sampler and returns the largest RSS it read, in MiB. It

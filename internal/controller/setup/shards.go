@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -60,16 +61,26 @@ func (s Shared) shardLabels() func(context.Context) map[string]string {
 	}
 }
 
+// unlabelledFor is how long an object may go unlabelled before a replica
+// that does not serve it labels it for the one that does.
+const unlabelledFor = 2 * time.Minute
+
 // moveToShard hands mg, whose account's work another replica does, to
-// that replica's cache. Labelled with a shard this replica holds, only this
-// replica caches it: it is labelled with its work's shard (its account
-// changed, or someone changed its label). Not labelled yet, every replica
-// caches it: this one drops it from its cache (shard.Set.Drop), and the one
-// that serves it labels it.
+// that replica's cache:
+//   - Labelled with a shard this replica holds, only this replica caches
+//     it: it is labelled with its work's shard (its account changed, or
+//     someone changed its label).
+//   - Not labelled (or labelled with no shard of this count), it is dropped from this replica's cache
+//     (shard.Set.Drop), and the replica that serves it labels it at its
+//     first write. One still not labelled after unlabelledFor may not be in
+//     that replica's cache: it did not serve it when it came (its account
+//     changed since), and dropped it. It is labelled here.
 func (p *path[MR]) moveToShard(ctx context.Context, mg MR, scope string) {
-	have, ok := mg.GetLabels()[shard.LabelShard]
+	have, labelled := mg.GetLabels()[shard.LabelShard]
 	want := p.shared.Shards.Label(scope)
-	if ok && have != want && p.shared.Shards.HoldsLabel(have) {
+	stranded := labelled && have != want && p.shared.Shards.HoldsLabel(have) ||
+		!p.shared.Shards.IsShard(have) && time.Since(mg.GetCreationTimestamp().Time) > unlabelledFor
+	if stranded {
 		patch := client.RawPatch(types.MergePatchType, fmt.Appendf(nil, `{"metadata":{"labels":{%q:%q}}}`, shard.LabelShard, want))
 		err := p.kube.Patch(ctx, mg, patch)
 		if client.IgnoreNotFound(err) != nil {
@@ -80,6 +91,24 @@ func (p *path[MR]) moveToShard(ctx context.Context, mg MR, scope string) {
 	p.shared.Shards.Drop(mg, scope)
 }
 
+// scopeKnown is the AWS scope of o's work when a session for it was built
+// here: the key of its shard (the gate's), without building anything.
+func (p *path[MR]) scopeKnown(o runtime.Object) (string, bool) {
+	mg, ok := o.(MR)
+	if !ok {
+		return "", false
+	}
+	// It runs in the informer's watch: a cache that is not ready does
+	// not hold it up for long.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	d := p.shared.Sessions.Destination(ctx, mg, p.kind.Region(mg))
+	if d.Session == nil {
+		return "", false
+	}
+	return d.Session.Scope(), true
+}
+
 // shardWatch queues, when this replica takes a shard, the kind's objects
 // whose work is in it: while another replica held the shard, this one
 // dropped their reconciles. Nil without shards.
@@ -87,6 +116,7 @@ func (p *path[MR]) shardWatch() managedoptions.Watch {
 	if p.shared.Shards == nil {
 		return nil
 	}
+	p.shared.Shards.KeyedBy(p.kind.Object, p.scopeKnown)
 	taken := make(chan ctrlevent.TypedGenericEvent[client.Object], 1024)
 	p.shared.Shards.OnAcquire(func(shards []int) {
 		go p.queueShards(shards, taken)

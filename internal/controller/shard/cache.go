@@ -92,16 +92,44 @@ func (s *Set) selection() (string, <-chan struct{}) {
 	return LabelShard + " notin (" + strings.Join(others, ",") + ")", s.grown
 }
 
-// elsewhere reports whether o is labelled with a shard of this count that
-// this replica does not cache.
+// KeyedBy tells the caches of objects of kind's type where the work of one
+// that no replica labelled yet goes: the key Of hashes, when known. With
+// it, a replica does not cache another's new objects at all; without it,
+// it caches them until Drop.
+func (s *Set) KeyedBy(kind runtime.Object, key func(runtime.Object) (string, bool)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.keys[reflect.TypeOf(kind)] = key
+}
+
+// elsewhere reports whether o's work is in a shard this replica does not
+// cache: as its label says, or, not labelled yet, as its kind's key says.
 func (s *Set) elsewhere(o runtime.Object) bool {
 	m, ok := o.(metav1.Object)
 	if !ok {
 		return false
 	}
-	label, ok := m.GetLabels()[LabelShard]
-	return ok && !s.HoldsLabel(label) && validLabel(label, s.shards)
+	if label, ok := m.GetLabels()[LabelShard]; ok && validLabel(label, s.shards) {
+		return !s.HoldsLabel(label)
+	}
+	s.mu.RLock()
+	keyOf := s.keys[reflect.TypeOf(o)]
+	s.mu.RUnlock()
+	if keyOf == nil {
+		return false
+	}
+	key, known := keyOf(o)
+	if !known {
+		return false
+	}
+	n := s.Of(key)
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return !slices.Contains(s.cached, n)
 }
+
+// IsShard reports whether label names a shard of this count.
+func (s *Set) IsShard(label string) bool { return validLabel(label, s.shards) }
 
 func validLabel(label string, shards int) bool {
 	n, err := strconv.Atoi(label)
@@ -291,8 +319,9 @@ func (w *endingWatch) run(grown <-chan struct{}, started time.Time) {
 	}
 }
 
-// filter drops the addition of an object of another replica's shard, and
-// makes the change of one a deletion (it may have been cached).
+// filter drops the addition of an object of another replica's shard (one
+// of a shard let go, or a new object another replica serves), and makes the
+// change of one a deletion (it may have been cached).
 func (w *endingWatch) filter(e watch.Event) (watch.Event, bool) {
 	if e.Object == nil || !w.elsewhere(e.Object) {
 		return e, true

@@ -224,6 +224,17 @@ func TestSelectingDropsTheObjectsOfShardsLetGo(t *testing.T) {
 	s := fourShards()
 	s.holdNow(0, 1)
 	inner := &recordingLW{items: []corev1.ConfigMap{*configMap("zero", "0"), *configMap("one", "1"), *configMap("unlabelled", "")}}
+	// A new object's work is its "account" annotation's, when it has one.
+	s.KeyedBy(&corev1.ConfigMap{}, func(o runtime.Object) (string, bool) {
+		a, ok := o.(*corev1.ConfigMap).Annotations["account"] //nolint:forcetypeassert // ConfigMaps only
+		return a, ok
+	})
+	mine, theirs := keysOf(s, 1)
+	newObject := func(name, account string) *corev1.ConfigMap {
+		cm := configMap(name, "")
+		cm.Annotations = map[string]string{"account": account}
+		return cm
+	}
 	i := s.Caching(&corev1.ConfigMap{})(inner, &corev1.ConfigMap{}, 0, toolscache.Indexers{})
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -241,6 +252,8 @@ func TestSelectingDropsTheObjectsOfShardsLetGo(t *testing.T) {
 		{Type: watch.Added, Object: configMap("one-new", "1")},
 		{Type: watch.Added, Object: configMap("unlabelled-new", "")},
 		{Type: watch.Added, Object: configMap("no-shard-of-this-count", "12")},
+		{Type: watch.Added, Object: newObject("new-mine", mine)},
+		{Type: watch.Added, Object: newObject("new-theirs", theirs)},
 	}
 	for deadline := time.Now().Add(5 * time.Second); inner.current() == nil; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
@@ -250,7 +263,7 @@ func TestSelectingDropsTheObjectsOfShardsLetGo(t *testing.T) {
 	for _, e := range events {
 		inner.current().Action(e.Type, e.Object)
 	}
-	want := []string{"no-shard-of-this-count", "one-new", "unlabelled", "unlabelled-new"}
+	want := []string{"new-mine", "no-shard-of-this-count", "one-new", "unlabelled", "unlabelled-new"}
 	var got []string
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		got = got[:0]

@@ -40,6 +40,7 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -97,6 +98,7 @@ type Set struct {
 	cached []int
 	grown  chan struct{}
 	stores map[reflect.Type]toolscache.Store
+	keys   map[reflect.Type]func(runtime.Object) (string, bool)
 	// seen is when this replica first saw each Lease's current version: a
 	// Lease expires its duration after that, on this replica's clock, so
 	// that replicas whose clocks differ agree (as client-go's leader
@@ -115,7 +117,8 @@ type sighting struct {
 func New(kube client.Client, namespace, identity string, shards int, t Timing, log logging.Logger, c clock.WithTicker) *Set {
 	return &Set{kube: kube, namespace: namespace, identity: identity, shards: shards, timing: t, clock: c, log: log,
 		held: map[int]time.Time{}, working: map[int]int{}, releasing: map[int]bool{}, seen: map[string]sighting{},
-		grown: make(chan struct{}), stores: map[reflect.Type]toolscache.Store{}}
+		grown: make(chan struct{}), stores: map[reflect.Type]toolscache.Store{},
+		keys: map[reflect.Type]func(runtime.Object) (string, bool){}}
 }
 
 // Of is the shard of key: an AWS scope (an account, at its endpoint), or

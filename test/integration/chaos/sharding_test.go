@@ -27,6 +27,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -46,6 +47,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -222,6 +224,39 @@ func TestShardedReplicas(t *testing.T) {
 		}
 	}
 	t.Logf("managed resources cached by replica: %v", cached)
+
+	// A tenant labels an object with a shard another replica holds: only
+	// that replica sees it then, and it labels it back, so that the
+	// replica of its account serves it again.
+	forged := objects[0][0]
+	right := of.Label(accounts.IDs[0] + " at " + srv.URL)
+	wrong := ""
+	for n, h := range held {
+		if h != held[of.Of(accounts.IDs[0]+" at "+srv.URL)] {
+			wrong = strconv.Itoa(n)
+			break
+		}
+	}
+	patch := client.RawPatch(types.MergePatchType, fmt.Appendf(nil, `{"metadata":{"labels":{%q:%q}}}`, shard.LabelShard, wrong))
+	if err := kube.Patch(ctx, forged.DeepCopyObject().(client.Object), patch); err != nil { //nolint:forcetypeassert // a managed resource is one
+		t.Fatal(err)
+	}
+	forgedAt := time.Now()
+	var label string
+	for deadline := forgedAt.Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		got := forged.DeepCopyObject().(client.Object) //nolint:forcetypeassert // a managed resource is one
+		if err := kube.Get(ctx, client.ObjectKeyFromObject(forged), got); err != nil {
+			t.Fatal(err)
+		}
+		if label = got.GetLabels()[shard.LabelShard]; label == right {
+			break
+		}
+	}
+	if label != right {
+		t.Errorf("%s labelled with shard %s by a tenant: label %q 15 s later, want it back to its account's %q", objectName(forged), wrong, label, right)
+	} else {
+		t.Logf("%s labelled with another replica's shard: labelled back %s later", objectName(forged), time.Since(forgedAt).Round(100*time.Millisecond))
+	}
 	// Every replica learns each account's ID (one STS call per account and
 	// replica); only an account's replica calls its services.
 	for _, r := range replicas {

@@ -22,6 +22,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -129,6 +130,16 @@ func BenchmarkReplicas(b *testing.B) {
 	// Half way to all Ready, the replica of the most AWS calls is killed.
 	killed, killedAt, peakKilled, cpuKilled, callsKilled, cachedKilled := -1, time.Time{}, 0.0, 0.0, 0.0, 0.0
 	var unheld time.Duration
+	peakBefore := make([]float64, len(ps)) // each replica's peak RSS until the kill
+	mostCached := make([]float64, len(ps)) // the most managed resources each cached, as sampled
+	heapKilled := 0.0
+	profiles := os.Getenv("BENCH_PROFILES")
+	heapFile := func(i int) string {
+		if profiles == "" {
+			return ""
+		}
+		return filepath.Join(profiles, fmt.Sprintf("heap-replica-%d.pb.gz", i))
+	}
 	deadline := start.Add(timeLimit(bound, resources) + time.Minute)
 	var ready time.Duration
 	for {
@@ -140,6 +151,11 @@ func BenchmarkReplicas(b *testing.B) {
 			ready = time.Since(start)
 			break
 		}
+		for i, p := range ps {
+			if i != killed {
+				mostCached[i] = max(mostCached[i], cachedOf(p))
+			}
+		}
 		if killed < 0 && n >= resources/2 {
 			killed = 0
 			for i, p := range ps {
@@ -148,6 +164,10 @@ func BenchmarkReplicas(b *testing.B) {
 				}
 			}
 			callsKilled, cachedKilled = callsOf(ps[killed]), cachedOf(ps[killed])
+			heapKilled, _ = ps[killed].liveHeap(heapFile(killed))
+			for i := range ps {
+				peakBefore[i] = samplers[i].Peak()
+			}
 			cpuKilled, _ = ps[killed].CPUSeconds()
 			ps[killed].Kill()
 			killedAt = time.Now()
@@ -180,16 +200,18 @@ func BenchmarkReplicas(b *testing.B) {
 		fmt.Fprintf(&w, "| replica killed (SIGKILL) at half Ready | replica-%d, %s after the first create; its shards all held again %s after the kill |\n",
 			killed, minutes(killedAt.Sub(start)), unheld.Round(100*time.Millisecond))
 	}
-	fmt.Fprintf(&w, "\n| replica | peak RSS | CPU seconds, first create to all Ready | AWS calls | shards held at the end | managed resources cached at the end (the killed: when killed) |\n|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&w, "\n| replica | peak RSS (until the kill) | CPU seconds, first create to all Ready | AWS calls | shards held at the end | managed resources cached: at the end (the killed: when killed); most sampled | live heap at the end (the killed: when killed) |\n|---|---|---|---|---|---|---|\n")
 	for i, p := range ps {
-		peak, cpu, calls, held, cached := peakKilled, cpuKilled-cpu0[i], callsKilled, "killed", cachedKilled
+		peak, cpu, calls, held, cached, heap := peakKilled, cpuKilled-cpu0[i], callsKilled, "killed", cachedKilled, heapKilled
 		if i != killed {
 			peak, _ = samplers[i].Finish()
 			c, _ := p.CPUSeconds()
 			cpu, calls, cached = c-cpu0[i], callsOf(p), cachedOf(p)
 			held = fmt.Sprintf("%.0f", gaugeOf(p, "provider_aws_services_shards_held"))
+			heap, _ = p.liveHeap(heapFile(i))
 		}
-		fmt.Fprintf(&w, "| replica-%d | %.1f MiB | %.1f | %.0f | %s | %.0f |\n", i, peak, cpu, calls, held, cached)
+		fmt.Fprintf(&w, "| replica-%d | %.1f MiB (%.1f) | %.1f | %.0f | %s | %.0f; %.0f | %.1f MiB, %.1f KiB/resource |\n",
+			i, peak, peakBefore[i], cpu, calls, held, cached, max(cached, mostCached[i]), heap/(1<<20), heap/1024/max(1, cached))
 	}
 	fmt.Println(w.String())
 }
