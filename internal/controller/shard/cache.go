@@ -294,6 +294,9 @@ func newEndingWatch(inner watch.Interface, grown <-chan struct{}, elsewhere func
 func (w *endingWatch) run(grown <-chan struct{}, started time.Time) {
 	defer close(w.out)
 	defer w.inner.Stop()
+	// The reflector times a watch from its last streamed list's end when
+	// it goes on with the same one: from the last event passed.
+	last := started
 	for {
 		select {
 		case e, ok := <-w.inner.ResultChan():
@@ -303,13 +306,14 @@ func (w *endingWatch) run(grown <-chan struct{}, started time.Time) {
 			if e, pass := w.filter(e); pass {
 				select {
 				case w.out <- e:
+					last = time.Now()
 				case <-w.stop:
 					return
 				}
 			}
 		case <-grown:
 			select {
-			case <-time.After(time.Until(started.Add(shortestWatch))):
+			case <-time.After(time.Until(last.Add(shortestWatch))):
 			case <-w.stop:
 			}
 			return
