@@ -151,6 +151,7 @@ func (s *Set) Caching(kinds ...runtime.Object) func(toolscache.ListerWatcher, ru
 		}
 		sel := &selecting{inner: toolscache.ToListerWatcherWithContext(lw), plain: lw, set: s}
 		i := toolscache.NewSharedIndexInformer(sel, o, resync, ix)
+		sel.store = i.GetStore()
 		s.mu.Lock()
 		s.stores[reflect.TypeOf(o)] = i.GetStore()
 		s.mu.Unlock()
@@ -189,6 +190,9 @@ type selecting struct {
 	inner toolscache.ListerWatcherWithContext
 	plain toolscache.ListerWatcher // the same, asked whether it streams lists
 	set   *Set
+	// store is the informer's: a watch that streams every object first
+	// deletes from it those it did not stream.
+	store toolscache.Store
 
 	mu sync.Mutex
 	// covered is the channel of the selection that the informer's objects
@@ -214,6 +218,7 @@ func (l *selecting) WatchWithContext(ctx context.Context, opts metav1.ListOption
 	covered := l.covered
 	l.mu.Unlock()
 	streams := opts.SendInitialEvents != nil && *opts.SendInitialEvents
+	var snapshot toolscache.Store // the store it brings up to date, when it streams for it
 	if !streams && covered != nil && covered != grown {
 		// The objects of the shards taken since are not in the
 		// informer: the API server sends every object the selection
@@ -223,7 +228,7 @@ func (l *selecting) WatchWithContext(ctx context.Context, opts metav1.ListOption
 		yes := true
 		opts.SendInitialEvents, opts.AllowWatchBookmarks = &yes, true
 		opts.ResourceVersionMatch = metav1.ResourceVersionMatchNotOlderThan
-		streams = true
+		streams, snapshot = true, l.store
 	}
 	opts.LabelSelector = and(opts.LabelSelector, sel)
 	w, err := l.inner.WatchWithContext(ctx, opts)
@@ -233,7 +238,7 @@ func (l *selecting) WatchWithContext(ctx context.Context, opts metav1.ListOption
 	if streams {
 		l.cover(grown)
 	}
-	return newEndingWatch(w, grown, l.set.elsewhere), nil
+	return newEndingWatch(w, grown, l.set.elsewhere, snapshot), nil
 }
 
 func (l *selecting) cover(grown <-chan struct{}) {
@@ -277,16 +282,26 @@ const shortestWatch = time.Second
 // after a back-off, which grows to 30 s). The events of objects of shards
 // let go meanwhile are dropped, or passed as deletions when an object cached
 // changed into one.
+//
+// A watch that streams every object first for an informer that has objects
+// already (WatchWithContext) passes, at the end of that stream, the deletion
+// of each object the informer holds and the stream did not have: one
+// deleted, or one that left the selection, while no watch was open.
 type endingWatch struct {
 	inner     watch.Interface
 	elsewhere func(runtime.Object) bool
 	out       chan watch.Event
 	stop      chan struct{}
 	stopped   sync.Once
+	// snapshot is the informer's store while the stream of every object
+	// lasts, nil otherwise; streamed are the keys it had.
+	snapshot toolscache.Store
+	streamed map[string]bool
 }
 
-func newEndingWatch(inner watch.Interface, grown <-chan struct{}, elsewhere func(runtime.Object) bool) *endingWatch {
-	w := &endingWatch{inner: inner, elsewhere: elsewhere, out: make(chan watch.Event), stop: make(chan struct{})}
+func newEndingWatch(inner watch.Interface, grown <-chan struct{}, elsewhere func(runtime.Object) bool, snapshot toolscache.Store) *endingWatch {
+	w := &endingWatch{inner: inner, elsewhere: elsewhere, out: make(chan watch.Event), stop: make(chan struct{}),
+		snapshot: snapshot, streamed: map[string]bool{}}
 	go w.run(grown, time.Now())
 	return w
 }
@@ -297,13 +312,14 @@ func (w *endingWatch) run(grown <-chan struct{}, started time.Time) {
 	// The reflector times a watch from its last streamed list's end when
 	// it goes on with the same one: from the last event passed.
 	last := started
+	var end <-chan time.Time
 	for {
 		select {
 		case e, ok := <-w.inner.ResultChan():
 			if !ok {
 				return
 			}
-			if e, pass := w.filter(e); pass {
+			for _, e := range w.events(e) {
 				select {
 				case w.out <- e:
 					last = time.Now()
@@ -312,15 +328,60 @@ func (w *endingWatch) run(grown <-chan struct{}, started time.Time) {
 				}
 			}
 		case <-grown:
-			select {
-			case <-time.After(time.Until(last.Add(shortestWatch))):
-			case <-w.stop:
-			}
+			// Its events still pass until it ends.
+			grown, end = nil, time.After(time.Until(last.Add(shortestWatch)))
+		case <-end:
 			return
 		case <-w.stop:
 			return
 		}
 	}
+}
+
+// events are what the watch passes for e.
+func (w *endingWatch) events(e watch.Event) []watch.Event {
+	e, pass := w.filter(e)
+	if w.snapshot == nil {
+		if pass {
+			return []watch.Event{e}
+		}
+		return nil
+	}
+	if e.Type == watch.Bookmark && isInitialEventsEnd(e.Object) {
+		out := w.unstreamed()
+		w.snapshot, w.streamed = nil, nil
+		return append(out, e)
+	}
+	if pass && e.Type == watch.Added {
+		if key, err := toolscache.MetaNamespaceKeyFunc(e.Object); err == nil {
+			w.streamed[key] = true
+		}
+	}
+	if pass {
+		return []watch.Event{e}
+	}
+	return nil
+}
+
+// unstreamed are the deletions of the objects the informer holds that the
+// stream of every object did not have.
+func (w *endingWatch) unstreamed() []watch.Event {
+	var out []watch.Event
+	for _, o := range w.snapshot.List() {
+		ro, ok := o.(runtime.Object)
+		if !ok {
+			continue
+		}
+		if key, err := toolscache.MetaNamespaceKeyFunc(o); err == nil && !w.streamed[key] {
+			out = append(out, watch.Event{Type: watch.Deleted, Object: ro})
+		}
+	}
+	return out
+}
+
+func isInitialEventsEnd(o runtime.Object) bool {
+	m, ok := o.(metav1.Object)
+	return ok && m.GetAnnotations()[metav1.InitialEventsAnnotationKey] == "true"
 }
 
 // filter drops the addition of an object of another replica's shard (one

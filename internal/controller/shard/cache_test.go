@@ -343,3 +343,55 @@ func TestDropForgetsOnlyAnotherReplicasObjects(t *testing.T) {
 		t.Errorf("the objects cached after Drop: -want, +got:\n%s", diff)
 	}
 }
+
+func TestAShardTakenDeletesWhatTheStreamNoLongerHas(t *testing.T) {
+	s := fourShards()
+	s.holdNow(1)
+	inner := &recordingLW{items: []corev1.ConfigMap{*configMap("stays", "1"), *configMap("gone-meanwhile", "1")}}
+	i := s.Caching(&corev1.ConfigMap{})(inner, &corev1.ConfigMap{}, 0, toolscache.Indexers{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go i.RunWithContext(ctx)
+	if !toolscache.WaitForCacheSync(ctx.Done(), i.HasSynced) {
+		t.Fatal("not synced")
+	}
+	first := watchAfter(t, inner, nil)
+	// It takes shard 2: the informer watches again, asking for every
+	// object first. One of those it has was deleted in between.
+	s.holdNow(1, 2)
+	second := watchAfter(t, inner, first)
+	end := configMap("", "")
+	end.ResourceVersion = "9"
+	end.Annotations = map[string]string{metav1.InitialEventsAnnotationKey: "true"}
+	second.Add(configMap("stays", "1"))
+	second.Add(configMap("taken", "2"))
+	second.Action(watch.Bookmark, end)
+
+	want := []string{"stays", "taken"}
+	var got []string
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		got = got[:0]
+		for _, o := range i.GetStore().List() {
+			got = append(got, o.(*corev1.ConfigMap).Name) //nolint:forcetypeassert // a store of ConfigMaps
+		}
+		slices.Sort(got)
+		if cmp.Equal(want, got) {
+			break
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the objects cached after the stream: -want, +got:\n%s", diff)
+	}
+}
+
+// watchAfter waits for the informer's watch after previous, and returns it.
+func watchAfter(t *testing.T, l *recordingLW, previous *watch.FakeWatcher) *watch.FakeWatcher {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if w := l.current(); w != nil && w != previous {
+			return w
+		}
+	}
+	t.Fatal("the informer did not watch again within 10 s")
+	return nil
+}
