@@ -143,6 +143,14 @@ var (
 		Help: "The shards of the work this replica holds, when the replicas share it (--shards).",
 	})
 
+	// ShardCached is how many managed resources this replica caches, by
+	// the shard they are labelled with (internal/controller/shard):
+	// "none" for those not labelled yet, which every replica caches.
+	ShardCached = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "provider_aws_services_shard_cached_resources",
+		Help: "The managed resources this replica caches, by the shard they are labelled with (--shards); \"none\" for those not labelled yet, which every replica caches until the one that serves them labels them.",
+	}, []string{"shard"})
+
 	// UndeclaredObserveCalls counts the AWS calls a kind's Observe made that
 	// its declaration of ObserveCalls lacks: the budgets that pace its
 	// polls do not know them. The tests require none.
@@ -154,7 +162,7 @@ var (
 
 func init() {
 	ctrlmetrics.Registry.MustRegister(AWSCalls, PollInterval, Reconciles, BudgetRate, BudgetCalls, BudgetWait, DeferredPolls, DeferredChanges,
-		NamespaceDeferred, NamespaceTurnWait, STSCalls, LeftOnAWS, ShardsHeld, UndeclaredObserveCalls)
+		NamespaceDeferred, NamespaceTurnWait, STSCalls, LeftOnAWS, ShardsHeld, ShardCached, UndeclaredObserveCalls)
 }
 
 // CountReconciles counts the reconciles of r, named controller, in

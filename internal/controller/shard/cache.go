@@ -31,6 +31,8 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/watchlist"
+
+	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 )
 
 // Label is the value of LabelShard for the work keyed key.
@@ -173,6 +175,34 @@ func (s *Set) Drop(o runtime.Object, key string) {
 	s.mu.RUnlock()
 	if ok && !mine {
 		_ = store.Delete(o)
+	}
+}
+
+// countCached counts the objects this replica caches by their shard label
+// (metrics.ShardCached).
+func (s *Set) countCached() {
+	s.mu.RLock()
+	stores := slices.Collect(maps.Values(s.stores))
+	s.mu.RUnlock()
+	counts := map[string]int{"none": 0}
+	for n := range s.shards {
+		counts[strconv.Itoa(n)] = 0
+	}
+	for _, store := range stores {
+		for _, o := range store.List() {
+			m, ok := o.(metav1.Object)
+			if !ok {
+				continue
+			}
+			label := m.GetLabels()[LabelShard]
+			if !validLabel(label, s.shards) {
+				label = "none"
+			}
+			counts[label]++
+		}
+	}
+	for label, n := range counts {
+		metrics.ShardCached.WithLabelValues(label).Set(float64(n))
 	}
 }
 

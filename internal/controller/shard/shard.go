@@ -212,7 +212,10 @@ func (s *Set) stop(ctx context.Context) {
 // shards renewed, those over its part let go, and free or expired ones
 // taken up to its part (the shards divided by the replicas alive).
 func (s *Set) Round(ctx context.Context) {
-	defer func() { metrics.ShardsHeld.Set(float64(len(s.Held()))) }()
+	defer func() {
+		metrics.ShardsHeld.Set(float64(len(s.Held())))
+		s.countCached()
+	}()
 	defer s.tell()
 	defer s.settleCache()
 	// A round that hangs on the API server must not outlive the renew
