@@ -220,7 +220,6 @@ func TestSelectingWatchesAgainWhenTheShardsGrow(t *testing.T) {
 }
 
 func TestSelectingDropsTheObjectsOfShardsLetGo(t *testing.T) {
-	ctx := context.Background()
 	s := fourShards()
 	s.holdNow(0, 1)
 	inner := &recordingLW{items: []corev1.ConfigMap{*configMap("zero", "0"), *configMap("one", "1"), *configMap("unlabelled", "")}}
@@ -235,13 +234,7 @@ func TestSelectingDropsTheObjectsOfShardsLetGo(t *testing.T) {
 		cm.Annotations = map[string]string{"account": account}
 		return cm
 	}
-	i := s.Caching(&corev1.ConfigMap{})(inner, &corev1.ConfigMap{}, 0, toolscache.Indexers{})
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go i.RunWithContext(ctx)
-	if !toolscache.WaitForCacheSync(ctx.Done(), i.HasSynced) {
-		t.Fatal("not synced")
-	}
+	i := runSynced(t, s, inner)
 	// It lets shard 0 go: its objects leave the cache at once, and the
 	// watch, still selecting them at the API server, drops their events
 	// or passes them as deletions.
@@ -264,6 +257,14 @@ func TestSelectingDropsTheObjectsOfShardsLetGo(t *testing.T) {
 		inner.current().Action(e.Type, e.Object)
 	}
 	want := []string{"new-mine", "no-shard-of-this-count", "one-new", "unlabelled", "unlabelled-new"}
+	if diff := cmp.Diff(want, cachedNames(i, want)); diff != "" {
+		t.Errorf("the objects cached: -want, +got:\n%s", diff)
+	}
+}
+
+// cachedNames are the names of the ConfigMaps i caches, in order, once they
+// are want or 5 s passed.
+func cachedNames(i toolscache.SharedIndexInformer, want []string) []string {
 	var got []string
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		got = got[:0]
@@ -275,9 +276,7 @@ func TestSelectingDropsTheObjectsOfShardsLetGo(t *testing.T) {
 			break
 		}
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("the objects cached: -want, +got:\n%s", diff)
-	}
+	return got
 }
 
 func TestCachingSelectsOnlyTheKindsGiven(t *testing.T) {
@@ -323,13 +322,7 @@ func TestDropForgetsOnlyAnotherReplicasObjects(t *testing.T) {
 	s := fourShards()
 	s.holdNow(1)
 	inner := &recordingLW{items: []corev1.ConfigMap{*configMap("mine", ""), *configMap("theirs", ""), *configMap("secret", "")}}
-	i := s.Caching(&corev1.ConfigMap{})(inner, &corev1.ConfigMap{}, 0, toolscache.Indexers{})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go i.RunWithContext(ctx)
-	if !toolscache.WaitForCacheSync(ctx.Done(), i.HasSynced) {
-		t.Fatal("not synced")
-	}
+	i := runSynced(t, s, inner)
 	mine, theirs := keysOf(s, 1)
 	s.Drop(configMap("mine", ""), mine)
 	s.Drop(configMap("theirs", ""), theirs)
@@ -348,13 +341,7 @@ func TestAShardTakenDeletesWhatTheStreamNoLongerHas(t *testing.T) {
 	s := fourShards()
 	s.holdNow(1)
 	inner := &recordingLW{items: []corev1.ConfigMap{*configMap("stays", "1"), *configMap("gone-meanwhile", "1")}}
-	i := s.Caching(&corev1.ConfigMap{})(inner, &corev1.ConfigMap{}, 0, toolscache.Indexers{})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go i.RunWithContext(ctx)
-	if !toolscache.WaitForCacheSync(ctx.Done(), i.HasSynced) {
-		t.Fatal("not synced")
-	}
+	i := runSynced(t, s, inner)
 	first := watchAfter(t, inner, nil)
 	// It takes shard 2: the informer watches again, asking for every
 	// object first. One of those it has was deleted in between.
@@ -368,18 +355,7 @@ func TestAShardTakenDeletesWhatTheStreamNoLongerHas(t *testing.T) {
 	second.Action(watch.Bookmark, end)
 
 	want := []string{"stays", "taken"}
-	var got []string
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		got = got[:0]
-		for _, o := range i.GetStore().List() {
-			got = append(got, o.(*corev1.ConfigMap).Name) //nolint:forcetypeassert // a store of ConfigMaps
-		}
-		slices.Sort(got)
-		if cmp.Equal(want, got) {
-			break
-		}
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := cmp.Diff(want, cachedNames(i, want)); diff != "" {
 		t.Errorf("the objects cached after the stream: -want, +got:\n%s", diff)
 	}
 }
@@ -394,4 +370,16 @@ func watchAfter(t *testing.T, l *recordingLW, previous *watch.FakeWatcher) *watc
 	}
 	t.Fatal("the informer did not watch again within 10 s")
 	return nil
+}
+
+// runSynced runs an informer of ConfigMaps cached as s caches (Caching) over
+// inner, until the test ends, and waits until it synced.
+func runSynced(t *testing.T, s *Set, inner *recordingLW) toolscache.SharedIndexInformer {
+	t.Helper()
+	i := s.Caching(&corev1.ConfigMap{})(inner, &corev1.ConfigMap{}, 0, toolscache.Indexers{})
+	go i.RunWithContext(t.Context())
+	if !toolscache.WaitForCacheSync(t.Context().Done(), i.HasSynced) {
+		t.Fatal("not synced")
+	}
+	return i
 }
