@@ -137,6 +137,8 @@ type Cache struct {
 	budgets *budget.Budgets
 	// tenant guards the connections of namespaced configs' endpoints.
 	tenant tenantDialGuard
+	// limits bound the connections and answers of every session's client.
+	limits httpLimits
 	// http is the HTTP client every session shares, and tenantHTTP the
 	// one the sessions of namespaced configs' own endpoints share: a
 	// session of its own per account would open connections of its own
@@ -179,11 +181,11 @@ func WithTenantEndpointNetworks(allowed []netip.Prefix) Option {
 
 // NewCache returns a Cache that reads configs and secrets with kube.
 func NewCache(kube client.Client, o ...Option) *Cache {
-	c := &Cache{kube: kube, env: processEnvironment{}, sessions: map[sessionKey]*Session{}, bases: map[sessionKey]*configBase{}, refused: map[sessionKey]struct{}{}, failed: map[sessionKey]failure{}}
+	c := &Cache{kube: kube, env: processEnvironment{}, limits: defaultHTTPLimits, sessions: map[sessionKey]*Session{}, bases: map[sessionKey]*configBase{}, refused: map[sessionKey]struct{}{}, failed: map[sessionKey]failure{}}
 	for _, fn := range o {
 		fn(c)
 	}
-	c.http, c.tenantHTTP = sharedHTTPClient().Freeze(), c.tenant.httpClient()
+	c.http, c.tenantHTTP = c.limits.client(c.limits.buildable()), c.tenant.httpClient(c.limits)
 	return c
 }
 
