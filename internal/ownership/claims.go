@@ -92,10 +92,19 @@ const (
 	// Carried: the object made the resource under a release of the
 	// provider that kept no claims, and its records and owner tags say so.
 	Carried Purpose = "carried"
-	// Refused: AWS answered the object's create with an error, so nothing
+	// Refused: AWS answered the object's create with an error that may
+	// heal by itself (throttling), or found the identity taken, so nothing
 	// it made exists; whatever appears before its next create is not its
 	// work. The object keeps its place: the claim is still its own.
 	Refused Purpose = "create-refused"
+	// Denied: AWS refused the object's create for good (invalid input,
+	// access denied, a count quota: awserrors.RefusedForGood), so nothing
+	// it made exists, and the same create will not succeed until someone
+	// changes something. A name is held only while AWS may still accept
+	// its create: the claim records the refusal, but holds nothing, and
+	// any object may take it (Take). Its holder takes it again for its
+	// next create, if no other object took it meanwhile.
+	Denied Purpose = "create-denied"
 	// Retained: the object was deleted and let its resource go (deletion
 	// policy retain, management policies without Delete). The object is
 	// gone, but its namespace keeps the resource: only an object of that
@@ -272,9 +281,11 @@ func (c *Claims) Take(ctx context.Context, id Identity, holder Owner, uid types.
 		if got.KeptFrom(holder.Namespace) {
 			return got, nil
 		}
-		alive, err := c.alive(ctx, got)
-		if err != nil || alive {
-			return got, err
+		if got.Holds() {
+			alive, err := c.alive(ctx, got)
+			if err != nil || alive {
+				return got, err
+			}
 		}
 		if err := c.delete(ctx, existing); err != nil {
 			return nil, err
@@ -435,6 +446,18 @@ func HoldsAny(ctx context.Context, cached client.Reader, namespace string, uid t
 		return false, errors.Wrap(err, errGetClaim)
 	}
 	return len(l.Items) > 0, nil
+}
+
+// Holds reports whether the claim keeps its identity from other objects:
+// every claim does but one whose create AWS refused for good (Denied).
+func (cl *Claim) Holds() bool {
+	return cl != nil && cl.Purpose != Denied
+}
+
+// HeldByAnother reports whether the claim keeps its identity from the
+// object of uid: another object holds it (Holds).
+func (cl *Claim) HeldByAnother(uid types.UID) bool {
+	return cl.Holds() && cl.Holder != uid
 }
 
 // KeptFrom reports whether the claim keeps its resource from objects of

@@ -260,7 +260,7 @@ func (c *Client[MR]) observeOnly(ctx context.Context, mg, before MR) (managed.Ex
 	// The cache's view of the claim: an observe-only poll reads no claim
 	// from the API server.
 	cl, ok := c.kind.Claims.cachedClaim(ctx, c.identity(mg))
-	if ok && cl.Holder != mg.GetUID() {
+	if ok && cl.HeldByAnother(mg.GetUID()) {
 		alive, err := c.kind.Claims.alive(ctx, cl)
 		if err != nil {
 			restore(mg, before)
@@ -325,9 +325,11 @@ func (c *Client[MR]) beforeCreate(ctx context.Context, mg, before MR, o managed.
 			return o, err
 		}
 		switch {
-		case cl != nil && cl.Holder != mg.GetUID():
+		case cl.HeldByAnother(mg.GetUID()):
 			return managed.ExternalObservation{}, c.refuse(mg, before, Decision{Verdict: NotOwned, HeldBy: &cl.Owner})
-		case cl == nil:
+		case !cl.Holds():
+			// No claim, or one that holds nothing (Denied, this
+			// object's own included): the older object goes first.
 			return managed.ExternalObservation{}, c.refuse(mg, before, Decision{Verdict: NotOwned, AskedFirst: first})
 		}
 	}
@@ -397,7 +399,7 @@ func (c *Client[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreatio
 			return managed.ExternalCreation{}, err
 		}
 		if held != nil {
-			return managed.ExternalCreation{}, errors.New(Decision{Verdict: NotOwned, HeldBy: held}.Message(c.kind.Terms, c.kind.Identity(mg)))
+			return managed.ExternalCreation{}, errors.New(c.message(mg, Decision{Verdict: NotOwned, HeldBy: held}))
 		}
 	}
 	created, err := c.TypedExternalClient.Create(sendonce.Creating(ctx), mg)
@@ -462,7 +464,7 @@ func (c *Client[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreatio
 			return managed.ExternalCreation{}, err
 		}
 	}
-	return managed.ExternalCreation{}, errors.New(d.Message(w, id))
+	return managed.ExternalCreation{}, errors.New(c.message(mg, d))
 }
 
 // afterLostAnswer looks at once for what a create whose outcome is unknown
@@ -502,18 +504,26 @@ func (c *Client[MR]) afterLostAnswer(ctx context.Context, mg MR, createErr error
 			return managed.ExternalCreation{}, err
 		}
 	}
-	return managed.ExternalCreation{}, errors.New(d.Message(c.kind.Terms, c.kind.Identity(mg)))
+	return managed.ExternalCreation{}, errors.New(c.message(mg, d))
 }
 
-// madeNothing records in the claim of a kind AWS cannot tag that its create
-// made nothing, so that what appears under the identity before the next
-// create is not taken for its work; the owner tags tell that of a kind AWS
-// tags. It returns createErr.
+// madeNothing records in the claim that the object's create made nothing.
+// A create AWS refused for good (awserrors.RefusedForGood) holds no name
+// (Denied): the same create will not succeed until someone changes
+// something, and meanwhile other objects may take the identity. A transient
+// refusal keeps the object's place; for a kind AWS cannot tag, the claim
+// records it (Refused), so that what appears under the identity before the
+// next create is not taken for its work, which the owner tags tell of a
+// kind AWS tags. It returns createErr.
 func (c *Client[MR]) madeNothing(ctx context.Context, mg MR, createErr error) error {
-	if c.kind.Tagged {
+	purpose := Refused
+	switch {
+	case awserrors.RefusedForGood(createErr):
+		purpose = Denied
+	case c.kind.Tagged:
 		return createErr
 	}
-	if err := c.kind.Claims.Repurpose(ctx, c.identity(mg), mg.GetUID(), Refused, c.held); err != nil {
+	if err := c.kind.Claims.Repurpose(ctx, c.identity(mg), mg.GetUID(), purpose, c.held); err != nil {
 		return afterCreate(createErr, errors.Wrap(err, errRecordMadeNothing))
 	}
 	return createErr
@@ -541,12 +551,17 @@ func (c *Client[MR]) Update(ctx context.Context, mg MR) (managed.ExternalUpdate,
 // manage the resource.
 func (c *Client[MR]) refuse(mg, before MR, d Decision) error {
 	restore(mg, before)
-	if d.Retained {
-		d.Lease = c.kind.Claims.Lease(c.identity(mg))
-	}
-	msg := d.Message(c.kind.Terms, c.kind.Identity(mg))
+	msg := c.message(mg, d)
 	mg.SetConditions(xpv2.Condition{Type: xpv2.TypeReady, Status: corev1.ConditionFalse, Reason: ReasonNotOwned, Message: msg, LastTransitionTime: metav1.Now()})
 	return errors.New(msg)
+}
+
+// message is the refusal d, as mg's namespace may read it.
+func (c *Client[MR]) message(mg MR, d Decision) string {
+	if d.Retained || d.HeldBy != nil {
+		d.Lease = c.kind.Claims.Lease(c.identity(mg))
+	}
+	return d.Message(c.kind.Terms, c.kind.Identity(mg), mg.GetNamespace())
 }
 
 // claim claims mg's identity for purpose; it returns the object that holds
@@ -564,7 +579,7 @@ func (c *Client[MR]) claim(ctx context.Context, mg MR, purpose Purpose) (*Owner,
 		return &cl.Owner, nil
 	}
 	c.claimed, c.held = true, cl
-	if cl.Purpose != purpose && (cl.Purpose == ToCreate || cl.Purpose == Refused || cl.Purpose == Created) {
+	if cl.Purpose != purpose && (cl.Purpose == ToCreate || cl.Purpose == Refused || cl.Purpose == Denied || cl.Purpose == Created) {
 		// Held for a create that did not make what exists, after a
 		// create AWS refused, or for a resource that is gone: for the
 		// create that follows now.
@@ -636,7 +651,7 @@ func (c *Client[MR]) askedFirst(ctx context.Context, mg MR) (*Owner, error) {
 	for _, other := range others {
 		// A refusal in the other's status is trusted, although its
 		// namespace may write it: it gives up that object's own turn only.
-		if meta.WasDeleted(other) || meta.IsPaused(other) || other.GetCondition(xpv2.TypeReady).Reason == ReasonNotOwned || !olderThan(other, mg) || !c.asksHere(ctx, other) {
+		if meta.WasDeleted(other) || meta.IsPaused(other) || other.GetCondition(xpv2.TypeReady).Reason == ReasonNotOwned || !olderThan(other, mg) || !c.asksHere(ctx, other) || c.denied(ctx, other) {
 			continue
 		}
 		if !found || olderThan(other, oldest) {
@@ -668,6 +683,14 @@ func (c *Client[MR]) othersAskingFor(ctx context.Context, mg MR) ([]MR, error) {
 		}
 	}
 	return others, nil
+}
+
+// denied reports whether AWS refused other's create for good, as its claim,
+// which only the provider writes, records (Denied): it asks for nothing until
+// its next create takes the claim again.
+func (c *Client[MR]) denied(ctx context.Context, other MR) bool {
+	cl, ok := c.kind.Claims.cachedClaim(ctx, c.identity(other))
+	return ok && cl.Holder == other.GetUID() && cl.Purpose == Denied
 }
 
 // olderThan orders objects by creation, then by namespace and name, so that
@@ -724,6 +747,11 @@ func (c *Client[MR]) decide(ctx context.Context, mg MR) (Decision, error) {
 		}
 	}
 	handedOver := cl.HandedOverTo(mg.GetNamespace())
+	if cl != nil && !cl.Holds() && cl.Holder != mg.GetUID() {
+		// Another object's create AWS refused for good: it made nothing,
+		// and holds nothing.
+		cl = nil
+	}
 	if cl != nil && cl.Holder != mg.GetUID() && !cl.KeptFrom(mg.GetNamespace()) {
 		alive, err := c.kind.Claims.alive(ctx, cl)
 		if err != nil {

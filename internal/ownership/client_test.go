@@ -302,13 +302,13 @@ func TestClientObserve(t *testing.T) {
 		"NothingYetAskedForFirstByAnother": {
 			reason: "An older object of the cluster asks to create the identity: this one waits, refused, and claims nothing.",
 			self:   named("team-b", "orders", createdAt(t0.Add(time.Hour))), objects: []client.Object{teamA}, aws: &awsStream{},
-			want: want{err: "was asked for first by team-a/orders of this cluster", calls: []string{"Observe"}, notOwned: true},
+			want: want{err: "was asked for first by an object of another namespace of this cluster", calls: []string{"Observe"}, notOwned: true},
 		},
 		"NothingYetAskedForFirstByTheOldest": {
 			reason: "Of the older objects asking, the refusal names the oldest, which is the one that creates.",
 			self:   named("team-c", "orders", createdAt(t0.Add(2*time.Hour))), aws: &awsStream{},
 			objects: []client.Object{named("team-a", "orders", createdAt(t0.Add(time.Hour))), named("team-b", "orders", createdAt(t0))},
-			want:    want{err: "was asked for first by team-b/orders of this cluster", calls: []string{"Observe"}, notOwned: true},
+			want:    want{err: "was asked for first by an object of another namespace of this cluster", calls: []string{"Observe"}, notOwned: true},
 		},
 		"NothingYetAskedForFirstByARefusedObject": {
 			reason: "An older object that was refused does not hold this one back.",
@@ -317,6 +317,27 @@ func TestClientObserve(t *testing.T) {
 				mg.SetConditions(xpv2.Condition{Type: xpv2.TypeReady, Status: "False", Reason: ReasonNotOwned})
 			})},
 			want: want{holder: "uid-team-b-orders", calls: []string{"Observe"}},
+		},
+		"NothingYetAskedForFirstByADeniedObject": {
+			reason: "An older object whose create AWS refused for good, as its claim records, holds no name: this one takes the claim.",
+			self:   named("team-b", "orders", createdAt(t0.Add(time.Hour))), objects: []client.Object{teamA}, claimedBy: teamA, purpose: Denied, aws: &awsStream{},
+			want: want{holder: "uid-team-b-orders", calls: []string{"Observe"}, purpose: ToCreate},
+		},
+		"NothingYetDeniedItselfAskedForFirstByAnother": {
+			reason: "An object whose own create AWS refused for good holds nothing against an older object asking.",
+			self:   named("team-b", "orders", createdAt(t0.Add(time.Hour))), objects: []client.Object{teamA}, claimedBy: named("team-b", "orders", createdAt(t0.Add(time.Hour))), purpose: Denied, aws: &awsStream{},
+			want: want{err: "was asked for first by an object of another namespace", holder: "uid-team-b-orders", calls: []string{"Observe"}, notOwned: true, purpose: Denied},
+		},
+		"DeniedTakesItsNameAgain": {
+			reason: "An object whose create AWS refused for good takes its name again for its next create when no other object took it.",
+			self:   named("team-b", "orders"), claimedBy: named("team-b", "orders"), purpose: Denied, aws: &awsStream{},
+			want: want{holder: "uid-team-b-orders", calls: []string{"Observe"}, purpose: ToCreate},
+		},
+		"ExistsDeniedToAnother": {
+			reason: "What AWS has under an identity whose claim records another object's refused create is not that object's: it is decided by the evidence, as if no claim were there.",
+			self:   named("team-b", "orders", adopting), objects: []client.Object{teamA}, claimedBy: teamA, purpose: Denied,
+			aws:  &awsStream{exists: true, tags: map[string]string{}},
+			want: want{exists: true, holder: "uid-team-b-orders", calls: []string{"Observe", "ListTags"}, purpose: Adopted},
 		},
 		"NothingYetAskedForFirstThroughAMissingConfig": {
 			reason: "An older object whose config is missing or refuses it never reaches AWS, and holds no name.",
@@ -334,7 +355,7 @@ func TestClientObserve(t *testing.T) {
 			reason: "An older object whose account is not known yet (a provider restarted, its reconcile not come yet) may ask for this very resource: this one waits for it.",
 			self:   named("team-b", "orders", createdAt(t0.Add(time.Hour))), aws: &awsStream{},
 			objects: []client.Object{named("team-a", "orders", createdAt(t0), configured("not-built"))},
-			want:    want{err: "was asked for first by team-a/orders of this cluster", calls: []string{"Observe"}, notOwned: true},
+			want:    want{err: "was asked for first by an object of another namespace of this cluster", calls: []string{"Observe"}, notOwned: true},
 		},
 		"NothingYetAskedForFirstThroughAConfigNotBuiltYetAtAnotherEndpoint": {
 			reason: "An older object whose account is not known yet but whose endpoint is another asks for another resource.",
@@ -358,7 +379,7 @@ func TestClientObserve(t *testing.T) {
 		"NothingYetHeldByAnother": {
 			reason: "Another object holds the identity: refused before any create, naming it.",
 			self:   named("team-b", "orders", createdAt(t0.Add(-time.Hour))), objects: []client.Object{teamA}, claimedBy: teamA, purpose: ToCreate, aws: &awsStream{},
-			want: want{err: "belongs to team-a/orders of this cluster", holder: "uid-team-a-orders", calls: []string{"Observe"}, notOwned: true},
+			want: want{err: "belongs to an object of another namespace of this cluster", holder: "uid-team-a-orders", calls: []string{"Observe"}, notOwned: true},
 		},
 		"NothingYetHeldByAGoneObject": {
 			reason: "A claim whose holder is gone is released, not inherited by a newcomer of the same name.",
@@ -374,13 +395,13 @@ func TestClientObserve(t *testing.T) {
 			reason: "Observe-only reads only what it could own: not a resource another object holds; it shows nothing of it.",
 			self:   named("team-b", "orders", observeOnly), objects: []client.Object{teamA}, claimedBy: teamA, purpose: ToCreate,
 			aws:  &awsStream{exists: true, tags: tagsOf(teamA)},
-			want: want{err: "belongs to team-a/orders of this cluster", holder: "uid-team-a-orders", calls: []string{"Observe"}, notOwned: true},
+			want: want{err: "belongs to an object of another namespace of this cluster", holder: "uid-team-a-orders", calls: []string{"Observe"}, notOwned: true},
 		},
 		"ObserveOnlyTaggedForAnotherNamespace": {
 			reason: "Observe-only reads nothing whose owner tags name another namespace, its object gone or not.",
 			self:   named("team-b", "orders", observeOnly),
 			aws:    &awsStream{exists: true, tags: tagsOf(teamA)},
-			want:   want{err: "tagged for namespace team-a", calls: []string{"Observe", "ListTags"}, notOwned: true},
+			want:   want{err: "tagged for another namespace", calls: []string{"Observe", "ListTags"}, notOwned: true},
 		},
 		"ObserveOnlyTaggedForItsNamespace": {
 			reason: "Observe-only reads what a gone object of its own namespace made.",
@@ -398,7 +419,7 @@ func TestClientObserve(t *testing.T) {
 			reason: "What a gone object of another namespace retained stays its namespace's: no adoption from here, and the message names the claim an admin removes to hand it over.",
 			self:   named("team-b", "orders", adopting), claimedBy: teamA, purpose: Retained,
 			aws:  &awsStream{exists: true, tags: tagsOf(teamA)},
-			want: want{err: "was kept on AWS for its namespace by team-a/orders", holder: "uid-team-a-orders", calls: []string{"Observe"}, notOwned: true},
+			want: want{err: "was kept on AWS for its namespace by an object of another namespace", holder: "uid-team-a-orders", calls: []string{"Observe"}, notOwned: true},
 		},
 		"RetainedAdoptedByItsNamespace": {
 			reason: "What a gone object retained, an object of its namespace may adopt.",
@@ -415,13 +436,13 @@ func TestClientObserve(t *testing.T) {
 			reason: "A resource whose owner tags name another namespace, whose object is gone, is not adopted from this one.",
 			self:   named("team-b", "orders", adopting),
 			aws:    &awsStream{exists: true, tags: tagsOf(teamA)},
-			want:   want{err: "tagged for namespace team-a", calls: []string{"Observe", "ListTags"}, notOwned: true},
+			want:   want{err: "tagged for another namespace", calls: []string{"Observe", "ListTags"}, notOwned: true},
 		},
 		"ForgedRecord": {
 			reason: "A create-succeeded record its tenant wrote does not take what another object holds.",
 			self:   named("team-b", "orders", recorded), objects: []client.Object{teamA}, claimedBy: teamA, purpose: ToCreate,
 			aws:  &awsStream{exists: true, tags: tagsOf(teamA)},
-			want: want{err: "belongs to team-a/orders of this cluster", holder: "uid-team-a-orders", calls: []string{"Observe"}, notOwned: true},
+			want: want{err: "belongs to an object of another namespace of this cluster", holder: "uid-team-a-orders", calls: []string{"Observe"}, notOwned: true},
 		},
 		"HeldAndCreated": {
 			reason: "Its claim records that its create made the resource: owned, with no tag read.",
@@ -546,8 +567,13 @@ func TestClientUpdateSetsTheOwnerTagsOfAnAdoption(t *testing.T) {
 
 // answered is an error AWS answered with.
 func answered(code int) error {
+	return answeredWith(code, "ServiceUnavailableException")
+}
+
+// answeredWith is AWS's answer to a create with an HTTP status and code.
+func answeredWith(code int, apiCode string) error {
 	return &smithy.OperationError{ServiceID: "Firehose", OperationName: "CreateDeliveryStream", Err: &smithyhttp.ResponseError{
-		Response: &smithyhttp.Response{Response: &http.Response{StatusCode: code}}, Err: &smithy.GenericAPIError{Code: "ServiceUnavailableException"},
+		Response: &smithyhttp.Response{Response: &http.Response{StatusCode: code}}, Err: &smithy.GenericAPIError{Code: apiCode},
 	}}
 }
 
@@ -567,13 +593,23 @@ func TestClientCreate(t *testing.T) {
 			aws:    &awsStream{}, holder: "uid-team-b-orders", purpose: Created,
 		},
 		"RefusedByAWS": {
-			reason: "A create AWS refused made nothing: the claim says so, so that nothing appearing before the next create is taken for its work.",
-			aws:    &awsStream{createErr: answered(http.StatusBadRequest)}, wantErr: "ServiceUnavailableException",
-			holder: "uid-team-b-orders", purpose: Refused,
+			reason: "A create AWS refused for good made nothing and will not succeed as it is: the claim says so, and holds the name no longer.",
+			aws:    &awsStream{createErr: answeredWith(http.StatusBadRequest, "ValidationException")}, wantErr: "ValidationException",
+			holder: "uid-team-b-orders", purpose: Denied,
 		},
 		"RefusedByAWSTagged": {
+			reason: "A kind AWS tags holds no name after a refusal for good either.",
+			tagged: true, aws: &awsStream{createErr: answeredWith(http.StatusForbidden, "AccessDeniedException")}, wantErr: "AccessDeniedException",
+			holder: "uid-team-b-orders", purpose: Denied,
+		},
+		"Throttled": {
+			reason: "A throttled create made nothing, and keeps its place: the claim says so, so that nothing appearing before the next create is taken for its work.",
+			aws:    &awsStream{createErr: answeredWith(http.StatusBadRequest, "ThrottlingException")}, wantErr: "ThrottlingException",
+			holder: "uid-team-b-orders", purpose: Refused,
+		},
+		"ThrottledTagged": {
 			reason: "For a kind AWS tags, the owner tags tell its work from anyone's: the claim stays as it was.",
-			tagged: true, aws: &awsStream{createErr: answered(http.StatusBadRequest)}, wantErr: "ServiceUnavailableException",
+			tagged: true, aws: &awsStream{createErr: answeredWith(http.StatusTooManyRequests, "ThrottlingException")}, wantErr: "ThrottlingException",
 			holder: "uid-team-b-orders", purpose: ToCreate,
 		},
 		"ServerErrorNothingShows": {
@@ -591,13 +627,13 @@ func TestClientCreate(t *testing.T) {
 		},
 		"HeldByAnother": {
 			reason:    "Another object holds the identity: no create.",
-			claimedBy: teamA, aws: &awsStream{}, wantErr: "belongs to team-a/orders", holder: "uid-team-a-orders", purpose: ToCreate,
+			claimedBy: teamA, aws: &awsStream{}, wantErr: "belongs to an object of another namespace", holder: "uid-team-a-orders", purpose: ToCreate,
 		},
 		"AlreadyExistsMadeElsewhere": {
 			reason: "AWS has it, tagged by another object: refused, and the claim let go.",
 			aws: &awsStream{exists: true, tags: OwnerTags(streamKind, named("team-x", "orders")),
 				createErr: &smithy.GenericAPIError{Code: "ResourceInUseException", Message: "already exists"}},
-			wantErr: "created by team-x/orders",
+			wantErr: "created by an object of another namespace",
 		},
 	}
 	for name, tc := range cases {

@@ -246,8 +246,9 @@ type Decision struct {
 	// resource under the identity.
 	AdoptARN string
 	// Retained is true when HeldBy is a deleted object of another
-	// namespace that let the resource go; Lease names its claim, which an
-	// admin deletes to hand the resource over.
+	// namespace that let the resource go. Lease names the identity's
+	// claim, which an admin reads to see who holds it, or annotates to
+	// hand a retained resource over.
 	Retained bool
 	Lease    string
 	// OtherNamespace is the namespace the resource's owner tags name, when
@@ -336,7 +337,7 @@ func Decide(f Facts, evidence func() (MakerEvidence, error)) (Decision, error) {
 		return Decision{}, err
 	}
 	if v, ok := f.ownWork(ev); ok {
-		return Decision{Verdict: v, Evidence: ev, Holds: holds, Confirm: v == Owned && f.Claim.Purpose == ToCreate}, nil
+		return Decision{Verdict: v, Evidence: ev, Holds: holds, Confirm: v == Owned && (f.Claim.Purpose == ToCreate || f.Claim.Purpose == Denied)}, nil
 	}
 	switch {
 	case f.Adopt && !ev.InCluster && ev.Owner != nil && ev.Owner.Namespace != f.Self.Namespace && !f.HandedOver:
@@ -363,7 +364,7 @@ func (f Facts) ownedByClaim() bool {
 		return true
 	case Created:
 		return !f.remade()
-	case ToCreate, Refused, Retained:
+	case ToCreate, Refused, Denied, Retained:
 	}
 	return false
 }
@@ -375,8 +376,11 @@ func (f Facts) ownedByClaim() bool {
 func (f Facts) ownWork(ev MakerEvidence) (Verdict, bool) {
 	if f.Claim != nil {
 		attempted := f.CreateAttempted || !f.CreateSucceeded.IsZero()
-		// Its own create's work, whose answer was lost.
-		return Owned, f.Claim.Purpose == ToCreate && ev.madeBy(f.Self, f.Claim.Since, f.createEnded(), attempted)
+		// Its own create's work, whose answer was lost. After a create
+		// AWS refused for good, only the owner tags, which name its UID,
+		// tell an earlier create's work from what appeared since.
+		ownCreate := f.Claim.Purpose == ToCreate || (f.Claim.Purpose == Denied && ev.Tagged)
+		return Owned, ownCreate && ev.madeBy(f.Self, f.Claim.Since, f.createEnded(), attempted)
 	}
 	switch {
 	case ev.taggedBy(f.Self):
@@ -398,13 +402,27 @@ type MessageTerms struct {
 	Another string
 }
 
-// Message explains a refusal: what AWS has, who holds it, and advice that is
-// safe for someone who does not own it.
-func (d Decision) Message(w MessageTerms, identity string) string {
+// Message explains a refusal to an object of namespace reader: what AWS has,
+// whether another object of the cluster holds it, and advice that is safe for
+// someone who does not own it. It names another object only when it is of
+// reader's namespace: of another namespace it tells neither the namespace
+// nor the object, only that an admin can see who (in the claim, Lease, which
+// only admins read, when d names it).
+func (d Decision) Message(w MessageTerms, identity, reader string) string {
 	// The named parts every message is made of.
 	named := fmt.Sprintf("%s %q (%s)", w.Noun, identity, w.Field)
 	found := "AWS already has " + named
 	choose := "choose " + w.Another
+	who := func(o *Owner) string {
+		if o.Namespace == reader {
+			return o.String()
+		}
+		return "an object of another namespace"
+	}
+	admin := ""
+	if d.Lease != "" {
+		admin = fmt.Sprintf(". An admin sees which object in the ownership claim, the Lease %s", d.Lease)
+	}
 	by := d.Evidence.Owner
 	switch {
 	case d.AdoptARN != "":
@@ -412,27 +430,27 @@ func (d Decision) Message(w MessageTerms, identity string) string {
 			d.AdoptARN, AnnotationAdoptionFields, named, d.Evidence.ARN, w.Field)
 	case d.Retained:
 		return fmt.Sprintf("%s was kept on AWS for its namespace by %s of this cluster, which let it go when it was removed; this object does not manage it and cannot adopt it: %s. An admin hands it over to another namespace by annotating the claim, the Lease %s, with %s: <namespace>",
-			named, d.HeldBy, choose, d.Lease, AnnotationHandedTo)
-	case d.OtherNamespace != "":
-		return fmt.Sprintf("%s, tagged for namespace %s (its crossplane-namespace tag); this object does not manage it, and an object of another namespace cannot adopt it: %s. An admin of the AWS account hands it over by setting that tag to this object's namespace",
-			found, d.OtherNamespace, choose)
+			named, who(d.HeldBy), choose, d.Lease, AnnotationHandedTo)
+	case d.OtherNamespace != "" && d.OtherNamespace != reader:
+		return fmt.Sprintf("%s, tagged for another namespace (its crossplane-namespace tag); this object does not manage it, and an object of another namespace cannot adopt it: %s. An admin of the AWS account hands it over by setting that tag to this object's namespace",
+			found, choose)
 	case d.AskedFirst != nil:
-		return fmt.Sprintf("%s was asked for first by %s of this cluster; this object does not manage it and cannot adopt it while that object asks for it: %s",
-			named, d.AskedFirst, choose)
+		return fmt.Sprintf("%s was asked for first by %s of this cluster, older than this one; this object does not manage it and cannot adopt it while that object asks for it: %s",
+			named, who(d.AskedFirst), choose)
 	case d.HeldBy != nil:
-		return fmt.Sprintf("%s belongs to %s of this cluster; this object does not manage it and cannot adopt it while that object holds it: %s",
-			named, d.HeldBy, choose)
+		return fmt.Sprintf("%s belongs to %s of this cluster; this object does not manage it and cannot adopt it while that object holds it: %s%s",
+			named, who(d.HeldBy), choose, admin)
 	case by == nil && d.Evidence.InCluster:
 		return fmt.Sprintf("%s, which another object of this cluster made before the provider kept ownership claims, and asks for; this object does not manage it and cannot adopt it while that object exists: %s",
 			found, choose)
 	case by != nil && d.Evidence.InCluster:
 		return fmt.Sprintf("%s, created by %s (its crossplane-namespace and crossplane-name tags), which exists in this cluster; this object does not manage it and cannot adopt it while that object exists: %s",
-			found, by, choose)
+			found, who(by), choose)
 	}
 	adopt := fmt.Sprintf("adopt it (annotation %s=%s)", AnnotationAdoptionPolicy, AdoptionPolicyAdopt)
 	if by != nil {
 		return fmt.Sprintf("%s, created by %s of another cluster or by an earlier object of that name (its crossplane-namespace, crossplane-name and crossplane-uid tags); this object does not manage it: %s. Whoever runs that cluster, or an admin of the AWS account, can tell whether it is still managed; only then %s",
-			found, by, choose, adopt)
+			found, who(by), choose, adopt)
 	}
 	return fmt.Sprintf("%s, made outside this cluster or by an object that is gone; this object does not manage it: %s. An admin of the AWS account can tell whose it is; only once they hand it over, %s",
 		found, choose, adopt)

@@ -314,29 +314,45 @@ func TestDecideFailsWhenTheEvidenceCannotBeRead(t *testing.T) {
 func TestMessage(t *testing.T) {
 	w := MessageTerms{Noun: "delivery stream", Field: "spec.forProvider.deliveryStreamName", Another: "another name"}
 	cases := map[string]struct {
-		d    Decision
-		want []string
-		not  []string
+		d Decision
+		// reader is the namespace of the object refused; team-b when "".
+		reader string
+		want   []string
+		not    []string
 	}{
-		"Held": {d: Decision{HeldBy: &ownerA}, want: []string{`delivery stream "orders" (spec.forProvider.deliveryStreamName) belongs to team-a/orders of this cluster`, "cannot adopt it while", "choose another name"}, not: []string{"adopt it with"}},
+		"Held": {d: Decision{HeldBy: &ownerA, Lease: "crossplane-system/aws-owner-1"},
+			want: []string{`delivery stream "orders" (spec.forProvider.deliveryStreamName) belongs to an object of another namespace of this cluster`, "cannot adopt it while", "choose another name", "An admin sees which object in the ownership claim, the Lease crossplane-system/aws-owner-1"},
+			not:  []string{"adopt it with", "team-a"}},
+		"HeldInItsNamespace": {d: Decision{HeldBy: &ownerA}, reader: "team-a",
+			want: []string{`delivery stream "orders" (spec.forProvider.deliveryStreamName) belongs to team-a/orders of this cluster`}},
+		"AskedFirst": {d: Decision{AskedFirst: &ownerA},
+			want: []string{"was asked for first by an object of another namespace of this cluster", "choose another name"}, not: []string{"team-a"}},
+		"AskedFirstInItsNamespace": {d: Decision{AskedFirst: &ownerA}, reader: "team-a",
+			want: []string{"was asked for first by team-a/orders of this cluster"}},
 		"TaggedByAnObjectStillHere": {d: Decision{Evidence: MakerEvidence{Owner: &ownerA, InCluster: true}},
-			want: []string{"created by team-a/orders (its crossplane-namespace and crossplane-name tags)", "cannot adopt it while that object exists"}, not: []string{"adopt it with"}},
+			want: []string{"created by an object of another namespace (its crossplane-namespace and crossplane-name tags)", "cannot adopt it while that object exists"}, not: []string{"adopt it with", "team-a"}},
+		"TaggedByAnObjectOfItsNamespace": {d: Decision{Evidence: MakerEvidence{Owner: &ownerA, InCluster: true}}, reader: "team-a",
+			want: []string{"created by team-a/orders (its crossplane-namespace and crossplane-name tags)"}},
 		"TaggedElsewhere": {d: Decision{Evidence: MakerEvidence{Owner: &ownerA}},
-			want: []string{"created by team-a/orders of another cluster or by an earlier object of that name", "choose another name", "can tell whether it is still managed; only then adopt it (annotation services.k8s.aws/adoption-policy=adopt)"},
-			not:  []string{"if no other object manages it"}},
+			want: []string{"created by an object of another namespace of another cluster or by an earlier object of that name", "choose another name", "can tell whether it is still managed; only then adopt it (annotation services.k8s.aws/adoption-policy=adopt)"},
+			not:  []string{"if no other object manages it", "team-a"}},
 		"MadeOutside": {d: Decision{}, want: []string{"made outside this cluster", "choose another name", "only once they hand it over, adopt it (annotation services.k8s.aws/adoption-policy=adopt)"},
 			not: []string{"if no other object manages it"}},
 		"RetainedByAnotherNamespace": {d: Decision{HeldBy: &ownerA, Retained: true, Lease: "crossplane-system/aws-owner-1"},
-			want: []string{`delivery stream "orders" (spec.forProvider.deliveryStreamName) was kept on AWS for its namespace by team-a/orders`, "cannot adopt it", "choose another name", "annotating the claim, the Lease crossplane-system/aws-owner-1, with ownership.services.k8s.aws/handed-to: <namespace>"},
-			not:  []string{"adopt it with", "belongs to"}},
+			want: []string{`delivery stream "orders" (spec.forProvider.deliveryStreamName) was kept on AWS for its namespace by an object of another namespace`, "cannot adopt it", "choose another name", "annotating the claim, the Lease crossplane-system/aws-owner-1, with ownership.services.k8s.aws/handed-to: <namespace>"},
+			not:  []string{"adopt it with", "belongs to", "team-a"}},
 		"TaggedForAnotherNamespace": {d: Decision{Evidence: MakerEvidence{Owner: &ownerA}, OtherNamespace: "team-a"},
-			want: []string{"tagged for namespace team-a", "an object of another namespace cannot adopt it", "choose another name"}, not: []string{"adopt it with"}},
+			want: []string{"tagged for another namespace", "an object of another namespace cannot adopt it", "choose another name"}, not: []string{"adopt it with", "team-a"}},
 		"AdoptionOfAnotherARN": {d: Decision{AdoptARN: "arn:want", Evidence: MakerEvidence{ARN: "arn:found"}},
 			want: []string{"the adoption asks for arn:want (annotation services.k8s.aws/adoption-fields)", "is arn:found", "this object does not manage it"}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			m := tc.d.Message(w, "orders")
+			reader := tc.reader
+			if reader == "" {
+				reader = "team-b"
+			}
+			m := tc.d.Message(w, "orders", reader)
 			for _, s := range tc.want {
 				if !strings.Contains(m, s) {
 					t.Errorf("%q does not say %q", m, s)

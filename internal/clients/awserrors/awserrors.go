@@ -188,3 +188,24 @@ func Answered(err error) bool {
 	code := answer.HTTPStatusCode()
 	return code != 0 && code < 500
 }
+
+// Transient reports whether err is an answer that may heal by itself: a
+// throttled call (whatever its wording, HTTP 429 included) or a server
+// error (HTTP 5xx). Asking again later is the answer to it.
+func Transient(err error) bool {
+	var answer interface{ HTTPStatusCode() int }
+	if errors.As(err, &answer) && answer.HTTPStatusCode() == 429 {
+		return true
+	}
+	return Classify(err) == Throttled || ServerFailed(err)
+}
+
+// RefusedForGood reports whether AWS answered a create by refusing it in a
+// way that does not heal by itself: invalid input, access denied, a count
+// quota reached, or any other refusal (HTTP 4xx) that is not throttling.
+// It made nothing, and only a change (of the spec, the policy, the quota)
+// makes the same create succeed. An answer that was lost or failed on
+// AWS's side (5xx) is not one.
+func RefusedForGood(err error) bool {
+	return Answered(err) && !Transient(err) && Classify(err) != AlreadyExists
+}

@@ -159,3 +159,30 @@ func TestAnswered(t *testing.T) {
 		})
 	}
 }
+
+func TestRefusedForGood(t *testing.T) {
+	type want struct{ transient, forGood bool }
+	cases := map[string]struct {
+		reason string
+		err    error
+		want   want
+	}{
+		"Invalid":      {reason: "Invalid input stays invalid until the spec changes.", err: answer(http.StatusBadRequest, "ValidationException"), want: want{forGood: true}},
+		"Denied":       {reason: "A denied create stays denied until the policy changes.", err: answer(http.StatusForbidden, "AccessDeniedException"), want: want{forGood: true}},
+		"CountQuota":   {reason: "A count quota reached stays reached until something goes.", err: answer(http.StatusBadRequest, "ResourceLimitExceededException"), want: want{forGood: true}},
+		"OtherRefusal": {reason: "Any other 4xx is a refusal of this input.", err: answer(http.StatusBadRequest, "InvalidRequestException"), want: want{forGood: true}},
+		"Throttled":    {reason: "Throttling heals by itself.", err: answer(http.StatusBadRequest, "ThrottlingException"), want: want{transient: true}},
+		"TooMany":      {reason: "HTTP 429 is throttling, whatever its code says.", err: answer(http.StatusTooManyRequests, "SlowDown"), want: want{transient: true}},
+		"ServerError":  {reason: "A server error heals by itself, and may have done the work.", err: answer(http.StatusInternalServerError, "InternalFailure"), want: want{transient: true}},
+		"Exists":       {reason: "An existing resource is looked at, not refused.", err: answer(http.StatusBadRequest, "ResourceAlreadyExistsException")},
+		"NoAnswer":     {reason: "A lost answer says nothing.", err: errors.New("read: connection reset by peer")},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := want{transient: Transient(tc.err), forGood: RefusedForGood(tc.err)}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}

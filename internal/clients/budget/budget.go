@@ -89,6 +89,7 @@ func (b *Budgets) bucket(account, region string, op Operation) *bucket {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	bk, ok := b.buckets[k]
+	defer func() { bk.used = b.clock.Now() }()
 	if !ok {
 		rate := b.quotas.Rate(op)
 		// A bucket holds at most one second's calls, as AWS's own do, and
@@ -105,8 +106,34 @@ func (b *Budgets) bucket(account, region string, op Operation) *bucket {
 	return bk
 }
 
+// Prune drops the buckets no call asked for in idle, with nobody waiting
+// for a slot: refilled, such a bucket is what a new one would be. The
+// accounts (at their endpoints) and regions of the calls that stopped go
+// with them, whoever's configs made them.
+func (b *Budgets) Prune(idle time.Duration) {
+	b.sched.Lock()
+	defer b.sched.Unlock()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	now := b.clock.Now()
+	for k, bk := range b.buckets {
+		bk.mu.Lock()
+		waiting := bk.urgentWaiting > 0
+		bk.mu.Unlock()
+		if waiting || now.Sub(bk.used) < idle || bk.turns[Poll].queued() > 0 || bk.turns[Change].queued() > 0 {
+			continue
+		}
+		delete(b.buckets, k)
+	}
+	clear(b.places)
+	for k := range b.buckets {
+		b.places[[2]string{k.account, k.region}] = struct{}{}
+	}
+	b.placeCount.Store(int64(len(b.places)))
+}
+
 // Places counts the accounts (at their endpoints) and regions the budgets
-// have served so far: each has AWS quotas of its own.
+// serve, those Prune dropped aside: each has AWS quotas of its own.
 func (b *Budgets) Places() int { return int(b.placeCount.Load()) }
 
 // urgentKey marks a context whose calls go before periodic polls.
@@ -368,6 +395,9 @@ type bucket struct {
 	turns [2]*turns
 	// capped is, for each namespace with a cap, its next slot under it.
 	capped map[string]time.Time
+	// used is when a call last asked for the bucket; guarded by
+	// Budgets.mu.
+	used time.Time
 }
 
 // interval is the time one call uses of the rate.

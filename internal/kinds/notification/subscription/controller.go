@@ -29,6 +29,7 @@ import (
 	awsarn "github.com/aws/aws-sdk-go-v2/aws/arn"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
@@ -54,8 +55,10 @@ const (
 	errSet         = "cannot set attribute %s of subscription"
 	errUnsubscribe = "cannot unsubscribe"
 	errLookup      = "cannot look up the subscription among the topic's subscriptions"
-	errMismatch    = "the subscription named by the external name subscribes %s of %s to %s, not what the spec says (%s of %s to %s)"
-	errVerify      = "cannot tell whether subscription %s, which SNS answered the subscribe with, is this object's work, as its attributes cannot be read: %s"
+	// errMismatch tells nothing of what the subscription subscribes: it may
+	// be another namespace's, and its reader may not own it.
+	errMismatch = "the subscription named by the external name (annotation crossplane.io/external-name) is not what the spec says (spec.forProvider.topicARN, protocol and endpoint); it is not adopted and nothing of it is shown: set the annotation to the ARN of the subscription the spec describes, or remove it to subscribe"
+	errVerify   = "cannot tell whether subscription %s, which SNS answered the subscribe with, is this object's work, as its attributes cannot be read: %s"
 
 	msgPending     = "waiting for the endpoint to confirm the subscription; SNS deletes a subscription that is not confirmed within 48 hours"
 	msgLeftPending = "SNS keeps subscription %s, pending confirmation, which it does not let anyone delete: it deletes it itself 48 hours after it was requested, unless its endpoint confirms it first"
@@ -267,7 +270,7 @@ func matches(p *v1alpha1.SubscriptionParameters, attrs map[string]string) error 
 	if topic == aws.ToString(p.TopicARN) && protocol == snsclient.Protocol(p.Protocol) && endpoint == aws.ToString(p.Endpoint) {
 		return nil
 	}
-	return fmt.Errorf(errMismatch, protocol, endpoint, topic, snsclient.Protocol(p.Protocol), aws.ToString(p.Endpoint), aws.ToString(p.TopicARN))
+	return errors.New(errMismatch)
 }
 
 // lookup returns the ARN of the subscription of the spec's protocol and
