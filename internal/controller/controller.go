@@ -108,6 +108,13 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 			return err
 		}
 	}
+	if shared.Sessions != nil {
+		// The sessions and budgets of configs, regions and namespaces
+		// that are gone, dropped.
+		if err := mgr.Add(shared.Sessions); err != nil {
+			return err
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if shared.Namespace != "" {

@@ -46,6 +46,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"golang.org/x/sync/singleflight"
 	corev1 "k8s.io/api/core/v1"
+	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -95,6 +96,9 @@ type Session struct {
 	shares map[string]Share
 
 	clients sync.Map // reflect.Type of a client -> the client
+	// used is when a reconcile last asked for the session (UnixNano), for
+	// Prune.
+	used atomic.Int64
 }
 
 // ClientFor returns the session's client of one service, building it on first
@@ -146,14 +150,17 @@ type Cache struct {
 	// keep their buffers, for every account and service.
 	http, tenantHTTP aws.HTTPClient
 
+	// idleFor is how long a session no reconcile asked for is kept.
+	idleFor time.Duration
+
 	mu       sync.Mutex
 	sessions map[sessionKey]*Session
 	// bases are what the namespace sessions of one config version and
 	// region share, keyed without a namespace.
 	bases map[sessionKey]*configBase
-	// refused are the keys whose last build AWS answered by refusing the
-	// credentials (see Destination).
-	refused map[sessionKey]struct{}
+	// broken are the keys whose last build failed for a reason that does
+	// not heal by itself (see Destination).
+	broken map[sessionKey]struct{}
 	// failed are the errors of the builds that failed in the last
 	// failedFor.
 	failed   map[sessionKey]failure
@@ -179,9 +186,13 @@ func WithTenantEndpointNetworks(allowed []netip.Prefix) Option {
 	return func(c *Cache) { c.tenant.allowed = allowed }
 }
 
+// WithIdleSessions sets how long a session that no reconcile asks for is
+// kept before Prune drops it (DefaultIdleFor).
+func WithIdleSessions(d time.Duration) Option { return func(c *Cache) { c.idleFor = d } }
+
 // NewCache returns a Cache that reads configs and secrets with kube.
 func NewCache(kube client.Client, o ...Option) *Cache {
-	c := &Cache{kube: kube, env: processEnvironment{}, limits: defaultHTTPLimits, sessions: map[sessionKey]*Session{}, bases: map[sessionKey]*configBase{}, refused: map[sessionKey]struct{}{}, failed: map[sessionKey]failure{}}
+	c := &Cache{kube: kube, env: processEnvironment{}, idleFor: DefaultIdleFor, limits: defaultHTTPLimits, sessions: map[sessionKey]*Session{}, bases: map[sessionKey]*configBase{}, broken: map[sessionKey]struct{}{}, failed: map[sessionKey]failure{}}
 	for _, fn := range o {
 		fn(c)
 	}
@@ -292,6 +303,7 @@ func (c *Cache) session(ctx context.Context, mg resource.ModernManaged, region *
 	failed, hasFailed := c.failed[k]
 	c.mu.Unlock()
 	if ok {
+		s.used.Store(time.Now().UnixNano())
 		return s, nil
 	}
 	if hasFailed && time.Since(failed.at) < failedFor {
@@ -309,7 +321,7 @@ func (c *Cache) session(ctx context.Context, mg resource.ModernManaged, region *
 		s, err := c.buildFor(bctx, cfg, refs, k)
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		c.noteRefusal(k, err)
+		c.noteBroken(k, err)
 		c.noteFailure(k, err)
 		if err != nil {
 			return nil, err
@@ -326,6 +338,7 @@ func (c *Cache) session(ctx context.Context, mg resource.ModernManaged, region *
 				delete(c.bases, old)
 			}
 		}
+		s.used.Store(time.Now().UnixNano())
 		c.sessions[k] = s
 		return s, nil
 	})
@@ -348,11 +361,12 @@ func (c *Cache) session(ctx context.Context, mg resource.ModernManaged, region *
 // A Destination is where a managed resource's calls go, as far as the
 // cache knows without building anything or calling anyone.
 type Destination struct {
-	// Calls is false when the resource calls nowhere: its config is
-	// missing or refuses it (a namespace it does not admit, the pod's
-	// identity asked for by a namespaced config), no region is set, a
-	// credential Secret is missing, or AWS refused the credentials when
-	// they were last tried.
+	// Calls is false when the resource calls nowhere, so that AWS cannot
+	// accept its creates: its config is missing or refuses it (a namespace
+	// it does not admit, the pod's identity asked for by a namespaced
+	// config), no region is set, a credential Secret is missing, or the
+	// session's last build failed for a reason that does not heal by
+	// itself (Broken).
 	Calls bool
 	// Endpoint and Region are the config's endpoint override ("" for
 	// AWS's own) and the resource's region.
@@ -385,7 +399,7 @@ func (c *Cache) Destination(ctx context.Context, mg resource.ModernManaged, regi
 	k := cfg.sessionKey(mg, version, r)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, refused := c.refused[k]; refused {
+	if _, broken := c.broken[k]; broken {
 		return Destination{}
 	}
 	d.Session = c.sessions[k]
@@ -409,19 +423,133 @@ func (c *Cache) noteFailure(k sessionKey, err error) {
 	delete(c.failed, k)
 }
 
-// noteRefusal records whether AWS refused the credentials of k when it was
-// built last: an answer about these credentials, which a throttled or
-// failed call is not. A newer version of the config forgets the older
-// versions' answers. The caller holds c.mu.
-func (c *Cache) noteRefusal(k sessionKey, err error) {
-	for old := range c.refused {
+// noteBroken records whether the last build of k failed for good (Broken).
+// A newer version of the config, or of its Secrets, forgets the older
+// versions' failures. The caller holds c.mu.
+func (c *Cache) noteBroken(k sessionKey, err error) {
+	for old := range c.broken {
 		if k.supersedes(old) {
-			delete(c.refused, old)
+			delete(c.broken, old)
 		}
 	}
-	if err != nil && awserrors.Classify(err) == awserrors.AccessDenied {
-		c.refused[k] = struct{}{}
+	if Broken(err) {
+		c.broken[k] = struct{}{}
 	}
+}
+
+// Broken reports whether a session's build failed for a reason that does not
+// heal by itself: anything but a throttled call or a server error
+// (awserrors.Transient). A Secret or key missing, a source that cannot be
+// used, credentials AWS refused, an endpoint that refuses connections, is
+// unreachable, silent or answers what no AWS service would: until someone
+// changes the config or its Secrets, no create through it can succeed, and
+// its objects hold no names (a name is held only while AWS may still accept
+// its create).
+func Broken(err error) bool {
+	return err != nil && !awserrors.Transient(err)
+}
+
+// DefaultIdleFor is how long a session no reconcile asked for is kept: well
+// beyond the poll interval of the objects that use it, so that only the
+// sessions of configs, regions and namespaces nothing uses any more go. One
+// dropped too early costs a build (one identity call) when it is needed
+// again.
+const DefaultIdleFor = 15 * time.Minute
+
+// pruneEvery is how often Start prunes.
+const pruneEvery = time.Minute
+
+// Prune drops what the cache keeps for configs that are gone, and the
+// sessions no reconcile asked for in idleFor (another region, a namespace
+// whose objects went), with the builds' failures of their configs; and the
+// budgets of accounts and regions nothing called in that time. Whatever a
+// tenant makes the cache keep goes once it is no longer used.
+func (c *Cache) Prune(ctx context.Context) {
+	now := time.Now()
+	c.mu.Lock()
+	configs := map[configKey]bool{}
+	for k := range c.sessions {
+		configs[k.config()] = true
+	}
+	for k := range c.bases {
+		configs[k.config()] = true
+	}
+	for k := range c.broken {
+		configs[k.config()] = true
+	}
+	for k := range c.failed {
+		configs[k.config()] = true
+	}
+	c.mu.Unlock()
+	for ck := range configs {
+		configs[ck] = c.exists(ctx, ck)
+	}
+	c.mu.Lock()
+	idle := now.Add(-c.idleFor).UnixNano()
+	inUse := map[sessionKey]bool{}
+	for k, s := range c.sessions {
+		if !configs[k.config()] || s.used.Load() < idle {
+			delete(c.sessions, k)
+			continue
+		}
+		base := k
+		base.tenant = ""
+		inUse[base] = true
+	}
+	for k := range c.bases {
+		if !inUse[k] {
+			delete(c.bases, k)
+		}
+	}
+	for k := range c.broken {
+		if !configs[k.config()] {
+			delete(c.broken, k)
+		}
+	}
+	for k, f := range c.failed {
+		if !configs[k.config()] || now.Sub(f.at) >= failedFor {
+			delete(c.failed, k)
+		}
+	}
+	c.mu.Unlock()
+	if c.budgets != nil {
+		c.budgets.Prune(c.idleFor)
+	}
+}
+
+// Start prunes the cache every minute until ctx ends: a manager's Runnable,
+// on every replica, since each keeps sessions of its own.
+func (c *Cache) Start(ctx context.Context) error {
+	t := time.NewTicker(pruneEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+			c.Prune(ctx)
+		}
+	}
+}
+
+// NeedLeaderElection says every replica prunes its own cache.
+func (c *Cache) NeedLeaderElection() bool { return false }
+
+// A configKey names a config.
+type configKey struct{ kind, namespace, name string }
+
+func (k sessionKey) config() configKey {
+	return configKey{kind: k.kind, namespace: k.namespace, name: k.name}
+}
+
+// exists reports whether the config of k exists; one that cannot be read
+// for another reason is kept.
+func (c *Cache) exists(ctx context.Context, k configKey) bool {
+	var o client.Object = &v1alpha1.ClusterProviderConfig{}
+	if k.kind == v1alpha1.ProviderConfigKind {
+		o = &v1alpha1.ProviderConfig{}
+	}
+	return !kerrors.IsNotFound(c.kube.Get(ctx, types.NamespacedName{Namespace: k.namespace, Name: k.name}, o))
 }
 
 // String is the key's name for singleflight.

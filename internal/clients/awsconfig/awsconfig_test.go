@@ -25,6 +25,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -45,6 +46,7 @@ import (
 
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 )
 
@@ -595,6 +597,53 @@ func TestDestination(t *testing.T) {
 	if d := f.cache.Destination(ctx, mg, nil); !d.Calls || d.Session != built {
 		t.Errorf("after a build: %+v, want its session", d)
 	}
+
+	// A server error heals by itself: the objects keep their place.
+	_ = f.kube.Get(ctx, client.ObjectKey{Namespace: "crossplane-system", Name: "aws"}, s)
+	s.Data["credentials"] = []byte("[default]\naws_access_key_id=AKIDFAILING\naws_secret_access_key=x\n")
+	_ = f.kube.Update(ctx, s)
+	e.InjectFault("sts:GetCallerIdentity", emulator.Fault{ServerError: 10})
+	if _, err := f.cache.Session(ctx, mg, nil); err == nil {
+		t.Fatal("a failing identity call built a session")
+	}
+	e.ClearFaults()
+	if diff := cmp.Diff(notBuilt, f.cache.Destination(ctx, mg, nil)); diff != "" {
+		t.Errorf("after a server error: -want, +got:\n%s", diff)
+	}
+
+	// A config that cannot be built, for any reason that does not heal by
+	// itself, calls nowhere: its objects hold no names.
+	broken := map[string]func(){
+		"a key the Secret lacks": func() {
+			_ = f.kube.Get(ctx, client.ObjectKey{Namespace: "crossplane-system", Name: "aws"}, s)
+			s.Data = map[string][]byte{"other": []byte("x")}
+			_ = f.kube.Update(ctx, s)
+		},
+		"an endpoint that refuses connections": func() {
+			_ = f.kube.Get(ctx, client.ObjectKey{Namespace: "crossplane-system", Name: "aws"}, s)
+			s.Data = map[string][]byte{"credentials": []byte("[default]\naws_access_key_id=AKIDCLOSED\naws_secret_access_key=x\n")}
+			_ = f.kube.Update(ctx, s)
+			closed := httptest.NewServer(http.NotFoundHandler())
+			closed.Close()
+			pc := &v1alpha1.ClusterProviderConfig{}
+			_ = f.kube.Get(ctx, client.ObjectKey{Name: "default"}, pc)
+			pc.Spec.Endpoint.URL = closed.URL
+			pc.Generation++
+			_ = f.kube.Update(ctx, pc)
+		},
+	}
+	for _, what := range []string{"a key the Secret lacks", "an endpoint that refuses connections"} {
+		broken[what]()
+		if d := f.cache.Destination(ctx, mg, nil); !d.Calls {
+			t.Errorf("%s, not tried yet: %+v, want its place kept", what, d)
+		}
+		if _, err := f.cache.Session(ctx, mg, nil); err == nil {
+			t.Fatalf("%s built a session", what)
+		}
+		if diff := cmp.Diff(Destination{}, f.cache.Destination(ctx, mg, nil)); diff != "" {
+			t.Errorf("after %s: -want, +got:\n%s", what, diff)
+		}
+	}
 }
 
 // TestNamespaceShares: a ClusterProviderConfig's shares reach the budgets
@@ -709,5 +758,63 @@ func TestSessionsShareOneHTTPClient(t *testing.T) {
 	}
 	if clientOf(c) == clientOf(a) || clientOf(c) != f.cache.tenantHTTP {
 		t.Error("a namespaced config's own endpoint is not reached through the tenants' guarded HTTP client")
+	}
+}
+
+// TestPrune: what the cache keeps for a config goes with the config, and a
+// session no reconcile asks for (another region) goes once idle; the
+// sessions in use stay, and the budgets of places nothing calls go.
+func TestPrune(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	none := v1alpha1.ProviderConfigSpec{Region: aws.String("us-east-1"), Credentials: v1alpha1.ProviderCredentials{Source: v1alpha1.CredentialsSourceNone}}
+	for _, name := range []string{"kept", "gone"} {
+		if err := f.kube.Create(ctx, clusterConfig(name, f.url, none)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kept, gone := managed("ns", v1alpha1.ClusterProviderConfigKind, "kept", nil), managed("ns", v1alpha1.ClusterProviderConfigKind, "gone", nil)
+	for _, mg := range []*streamingv1alpha1.DeliveryStream{kept, gone} {
+		if _, err := f.cache.Session(ctx, mg, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := f.cache.Session(ctx, kept, aws.String("eu-west-1")); err != nil {
+		t.Fatal(err)
+	}
+	f.cache.budgets = budget.New(budget.Quotas{})
+	_ = f.cache.budgets.Wait(ctx, "gone-account", "us-east-1", budget.Operation{Service: "SNS", Name: "Subscribe"})
+
+	sessions := func() []string {
+		var got []string
+		for k := range f.cache.sessions {
+			got = append(got, k.name+" "+k.region)
+		}
+		slices.Sort(got)
+		return got
+	}
+	if err := f.kube.Delete(ctx, &v1alpha1.ClusterProviderConfig{ObjectMeta: metav1.ObjectMeta{Name: "gone"}}); err != nil {
+		t.Fatal(err)
+	}
+	f.cache.Prune(ctx)
+	if diff := cmp.Diff([]string{"kept eu-west-1", "kept us-east-1"}, sessions()); diff != "" {
+		t.Errorf("after its config went: -want, +got:\n%s", diff)
+	}
+	if n := f.cache.budgets.Places(); n != 1 {
+		t.Errorf("budgets of %d places kept while in use, want 1", n)
+	}
+
+	// Idle: only the session asked for since stays.
+	f.cache.idleFor = time.Millisecond
+	time.Sleep(5 * time.Millisecond)
+	if _, err := f.cache.Session(ctx, kept, nil); err != nil {
+		t.Fatal(err)
+	}
+	f.cache.Prune(ctx)
+	if diff := cmp.Diff([]string{"kept us-east-1"}, sessions()); diff != "" {
+		t.Errorf("after the other region's went idle: -want, +got:\n%s", diff)
+	}
+	if n := f.cache.budgets.Places(); n != 0 {
+		t.Errorf("budgets of %d idle places kept, want 0", n)
 	}
 }
