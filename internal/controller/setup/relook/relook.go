@@ -55,8 +55,23 @@ type Schedule struct {
 	created *memory.Store[types.UID, create]
 
 	mu       sync.Mutex
-	expected map[string]time.Duration
+	expected map[string]learned
+	// forgotAt is when the learned times were last looked over (forget).
+	forgotAt time.Time
 }
+
+// learned is how long creates take in a scope, and when that was last
+// learned.
+type learned struct {
+	expected time.Duration
+	at       time.Time
+}
+
+// forgetAfter is how long what a scope taught is kept once nothing more is
+// learned of it: a scope whose creates stopped (a tenant's endpoint, a
+// config gone) costs nothing after it, and one that comes back starts at
+// Shortest, learning again within a few creates.
+const forgetAfter = time.Hour
 
 // A create is when a resource was created, and in which scope.
 type create struct {
@@ -66,7 +81,7 @@ type create struct {
 
 // New returns the schedule of one kind, starting at Shortest.
 func New(c clock.PassiveClock) *Schedule {
-	return &Schedule{clock: c, created: memory.NewWithClock[types.UID, create](c), expected: map[string]time.Duration{}}
+	return &Schedule{clock: c, created: memory.NewWithClock[types.UID, create](c), expected: map[string]learned{}}
 }
 
 // Expected is how long AWS is expected to take to create a resource in
@@ -79,7 +94,7 @@ func (s *Schedule) Expected(scope string) time.Duration {
 
 func (s *Schedule) expectedLocked(scope string) time.Duration {
 	if e, ok := s.expected[scope]; ok {
-		return e
+		return e.expected
 	}
 	return Shortest
 }
@@ -146,5 +161,21 @@ func (s *Schedule) Looked(uid types.UID, found Finding) {
 		}
 	case Other:
 	}
-	s.expected[c.scope] = min(Longest, max(Shortest, expected))
+	now := s.clock.Now()
+	s.expected[c.scope] = learned{expected: min(Longest, max(Shortest, expected)), at: now}
+	s.forget(now)
+}
+
+// forget drops, at most every quarter of forgetAfter, the times of the
+// scopes nothing was learned of in forgetAfter. The caller holds s.mu.
+func (s *Schedule) forget(now time.Time) {
+	if now.Sub(s.forgotAt) < forgetAfter/4 {
+		return
+	}
+	s.forgotAt = now
+	for scope, l := range s.expected {
+		if now.Sub(l.at) >= forgetAfter {
+			delete(s.expected, scope)
+		}
+	}
 }

@@ -17,6 +17,8 @@ limitations under the License.
 package relook
 
 import (
+	"maps"
+	"slices"
 	"testing"
 	"time"
 
@@ -80,7 +82,7 @@ func TestLooked(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := clocktesting.NewFakeClock(time.Unix(0, 0))
 			s := New(c)
-			s.expected[scope] = tc.start
+			s.expected[scope] = learned{expected: tc.start, at: c.Now()}
 			for i, l := range tc.looks {
 				uid := types.UID(string(rune('a' + i)))
 				s.Created(uid, scope)
@@ -99,7 +101,7 @@ func TestLooked(t *testing.T) {
 func TestFirstLook(t *testing.T) {
 	c := clocktesting.NewFakeClock(time.Unix(100, 0))
 	s := New(c)
-	s.expected[scope] = 4 * time.Second
+	s.expected[scope] = learned{expected: 4 * time.Second, at: c.Now()}
 	if _, ok := s.FirstLook("x"); ok {
 		t.Fatal("an object never created here has a first look due")
 	}
@@ -165,5 +167,28 @@ func TestScopesLearnApart(t *testing.T) {
 	at, ok := s.FirstLook("z")
 	if !ok || !at.Equal(c.Now().Add(Shortest)) {
 		t.Errorf("FirstLook in the other scope: %v, %v; want %v", at, ok, c.Now().Add(Shortest))
+	}
+}
+
+// TestForgetsScopesThatStopped: what a scope taught goes an hour after the
+// last thing learned of it, so that scopes a tenant makes and drops cost
+// nothing once they stop; a scope still learning keeps its time.
+func TestForgetsScopesThatStopped(t *testing.T) {
+	c := clocktesting.NewFakeClock(time.Unix(0, 0))
+	s := New(c)
+	learn := func(scope string, i int) {
+		uid := types.UID(scope + string(rune('a'+i)))
+		s.Created(uid, scope)
+		c.Step(time.Minute)
+		s.Looked(uid, StillCreating)
+	}
+	for i := range 100 {
+		learn(string(rune('A'+i%26))+"-tenant", i)
+	}
+	for i := range 70 {
+		learn("busy", i)
+	}
+	if diff := cmp.Diff([]string{"busy"}, slices.Collect(maps.Keys(s.expected))); diff != "" {
+		t.Errorf("scopes kept after the others stopped learning for over an hour: -want, +got:\n%s", diff)
 	}
 }
