@@ -41,6 +41,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/kubeclient"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/shard"
+	"github.com/cloudkinds/provider-aws-services/internal/controller/usage"
 )
 
 // Setup adds the controllers of ProviderConfig and ClusterProviderConfig. Both
@@ -56,17 +57,20 @@ func Setup(mgr ctrl.Manager, o controller.Options, shards *shard.Set) error {
 		{kind: v1alpha1.ProviderConfigKind, object: &v1alpha1.ProviderConfig{}},
 		{kind: v1alpha1.ClusterProviderConfigKind, object: &v1alpha1.ClusterProviderConfig{}},
 	}
+	// Only the provider's own records of use count, for the users, the
+	// deletion's blocking and the credentials Secrets' protection alike.
+	records := usage.NewRecords(mgr.GetCache(), mgr.GetAPIReader())
 	for _, c := range configs {
-		if err := setupOne(mgr, o, c.kind, c.object, shards); err != nil {
+		if err := setupOne(mgr, o, c.kind, c.object, shards, records); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func setupOne(mgr ctrl.Manager, o controller.Options, kind string, of client.Object, shards *shard.Set) error {
+func setupOne(mgr ctrl.Manager, o controller.Options, kind string, of client.Object, shards *shard.Set, records *usage.Records) error {
 	name := providerconfig.ControllerName(kind)
-	r := providerconfig.NewReconciler(mgr,
+	r := providerconfig.NewReconciler(countingManager{Manager: mgr, kube: usage.CountedOnly(mgr.GetClient(), records)},
 		resource.ProviderConfigKinds{
 			Config:    v1alpha1.SchemeGroupVersion.WithKind(kind),
 			Usage:     v1alpha1.ProviderConfigUsageGroupVersionKind,
@@ -75,7 +79,7 @@ func setupOne(mgr ctrl.Manager, o controller.Options, kind string, of client.Obj
 		providerconfig.WithLogger(o.Logger.WithValues("controller", name)),
 		providerconfig.WithRecorder(xpevent.NewAPIRecorder(mgr.GetEventRecorderFor(name)))) //nolint:staticcheck,nolintlint // crossplane-runtime's event.NewAPIRecorder takes the old events API's recorder; whether staticcheck flags it varies with the analysis
 
-	var rec reconcile.Reconciler = secretProtection{Reconciler: r, kube: kubeclient.New(mgr), live: mgr.GetAPIReader(), kind: kind}
+	var rec reconcile.Reconciler = secretProtection{Reconciler: r, kube: usage.CountedOnly(kubeclient.New(mgr), records), live: mgr.GetAPIReader(), kind: kind}
 	if kind == v1alpha1.ClusterProviderConfigKind {
 		rec = namespacesStatus{Reconciler: rec, kube: mgr.GetClient()}
 	}
@@ -93,6 +97,17 @@ func setupOne(mgr ctrl.Manager, o controller.Options, kind string, of client.Obj
 		Watches(&v1alpha1.ProviderConfigUsage{}, coalesced{EventHandler: &resource.EnqueueRequestForProviderConfig{Kind: kind}, after: coalesce}).
 		Complete(rec)
 }
+
+// countingManager is the manager crossplane-runtime's config reconciler
+// is made with: its client lists only the usages that count
+// (usage.CountedOnly), so that a usage a tenant wrote neither counts as a
+// user nor blocks the config's deletion.
+type countingManager struct {
+	ctrl.Manager
+	kube client.Client
+}
+
+func (m countingManager) GetClient() client.Client { return m.kube }
 
 // servedBy reconciles a config on the replica that holds its key's shard;
 // the others look again a little later, in case the shard comes to them.

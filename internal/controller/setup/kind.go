@@ -185,7 +185,7 @@ func NewSweeps(mgr ctrl.Manager, log logging.Logger, namespace string, every tim
 	if every <= 0 {
 		every = sweep.DefaultEvery
 	}
-	u := &usage.Sweep{Kube: mgr.GetClient(), Live: mgr.GetAPIReader(), Scheme: mgr.GetScheme(), Record: event.NewAPIRecorder(mgr.GetEventRecorderFor("usage-sweep")), //nolint:staticcheck,nolintlint // as managedoptions.For
+	u := &usage.Sweep{Kube: mgr.GetClient(), Records: usage.NewRecords(mgr.GetCache(), mgr.GetAPIReader()), Record: event.NewAPIRecorder(mgr.GetEventRecorderFor("usage-sweep")), //nolint:staticcheck,nolintlint // as managedoptions.For
 		Claimed: func(ctx context.Context, uid types.UID) (bool, error) {
 			return ownership.HoldsAny(ctx, mgr.GetCache(), namespace, uid)
 		}}

@@ -23,14 +23,11 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/prometheus/client_golang/prometheus"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/kubeclient"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/sweep"
 )
 
@@ -52,16 +49,17 @@ func init() {
 // A Sweep releases the usages whose managed resource is gone: one whose
 // finalizer someone removed goes without Release. Each is reported (an
 // Event on the usage, naming the resource, and Abandoned), since its AWS
-// resource may remain. It also puts Finalizer on the usages of resources
-// that exist and lack it (recorded by a release without it).
+// resource may remain. It also puts Finalizer on the provider's own records
+// (Genuine) that lack it (recorded by a release without it), and takes it
+// off a usage that is not one (a tenant may write any usage, finalizers
+// included): only the provider's own records count (Records).
 type Sweep struct {
 	// Kube reads from the cache, and writes.
 	Kube client.Client
-	// Live reads from the API server the managed resources the cache does
-	// not hold (kubeclient.Presence); nil reads them from Kube.
-	Live   client.Reader
-	Scheme *runtime.Scheme
-	Record event.Recorder
+	// Records tells the provider's own records from the rest; nil reads
+	// the managed resources from Kube.
+	Records *Records
+	Record  event.Recorder
 	// Claimed reports whether the object of uid holds an ownership claim:
 	// only one that did may have left an AWS resource behind, and is
 	// reported; the others (deleted before they made anything) are
@@ -75,25 +73,38 @@ func (s *Sweep) Once(ctx context.Context) error {
 	if err := s.Kube.List(ctx, l); err != nil {
 		return err
 	}
-	live := s.Live
-	if live == nil {
-		live = s.Kube
+	records := s.Records
+	if records == nil {
+		records = NewRecords(s.Kube, s.Kube)
 	}
-	present := kubeclient.NewPresence(s.Kube, live)
+	pass := records.Pass()
 	for i := range l.Items {
 		u := &l.Items[i]
-		exists, err := s.resourceExists(ctx, u, present)
-		switch {
-		case err != nil:
+		v, err := pass.Check(ctx, u)
+		if err != nil {
 			return err
-		case exists && !meta.FinalizerExists(u, Finalizer):
+		}
+		has := meta.FinalizerExists(u, Finalizer)
+		switch {
+		case v == Genuine && !has:
 			before := u.DeepCopy()
 			meta.AddFinalizer(u, Finalizer)
 			err := s.Kube.Patch(ctx, u, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
 			if client.IgnoreNotFound(err) != nil {
 				return err
 			}
-		case !exists && meta.FinalizerExists(u, Finalizer):
+		case v == NotARecord && has:
+			// Not the provider's record, or no longer one (its resource
+			// names another config, or its namespace is no longer
+			// admitted): the finalizer goes, quietly; a record the
+			// tracker still needs it writes again.
+			before := u.DeepCopy()
+			meta.RemoveFinalizer(u, Finalizer)
+			err := s.Kube.Patch(ctx, u, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+			if client.IgnoreNotFound(err) != nil {
+				return err
+			}
+		case v == ResourceGone && has:
 			claimed, err := s.Claimed(ctx, types.UID(u.Name))
 			if err != nil {
 				return err
@@ -102,33 +113,14 @@ func (s *Sweep) Once(ctx context.Context) error {
 				return err
 			}
 			r := u.ResourceReference
-			sweep.Swept.WithLabelValues("usages", r.Kind).Inc()
+			kind := KindLabel(r)
+			sweep.Swept.WithLabelValues("usages", kind).Inc()
 			if !claimed {
 				continue
 			}
-			Abandoned.WithLabelValues(r.Kind).Inc()
+			Abandoned.WithLabelValues(kind).Inc()
 			s.Record.Event(u, event.Warning(ReasonAbandoned, fmt.Errorf("%s %s/%s went without the provider deleting or keeping its AWS resource (its finalizer was removed): the resource may remain on AWS, and its ownership claim is released", r.Kind, u.Namespace, r.Name)))
 		}
 	}
 	return nil
-}
-
-// resourceExists reports whether the managed resource a usage records
-// exists: the object of its reference, with the UID the usage is named by.
-func (s *Sweep) resourceExists(ctx context.Context, u *v1alpha1.ProviderConfigUsage, present *kubeclient.Presence) (bool, error) {
-	r := u.ResourceReference
-	gv, err := schema.ParseGroupVersion(r.APIVersion)
-	if err != nil {
-		return false, nil //nolint:nilerr // a reference that names no kind names nothing that exists
-	}
-	gvk := gv.WithKind(r.Kind)
-	o, err := s.Scheme.New(gvk)
-	if err != nil {
-		return false, nil //nolint:nilerr // a kind this provider does not know is no resource of its own
-	}
-	obj, ok := o.(client.Object)
-	if !ok {
-		return false, nil
-	}
-	return present.Exists(ctx, gvk, types.NamespacedName{Namespace: u.Namespace, Name: r.Name}, types.UID(u.Name), obj)
 }
