@@ -57,7 +57,12 @@ type httpLimits struct {
 // DescribeEndpointConfig with every option set, some tens of KiB; 50 tags
 // of 128+256 characters are under 20 KiB. So:
 //
-//   - a success body may hold 4 MiB, a hundred times the largest answer;
+//   - a success body may hold 1 MiB, ten times and more the largest
+//     answer. Not more: the SDK's decoders hold what they read, twice or
+//     more (an XML or JSON token grows its buffer by doubling), and as many
+//     answers are read at once as there are workers; four answers of 4 MiB
+//     took 39 MiB of RSS (TestHostileTenantEndpoint), four of 1 MiB take
+//     about 10;
 //   - an error body 64 KiB: AWS's errors are a code and a sentence (under
 //     1 KiB), and the SDK reads an error body whole to find them;
 //   - headers 64 KiB: AWS sends a dozen short ones;
@@ -76,7 +81,7 @@ var defaultHTTPLimits = httpLimits{
 	responseHeader: 20 * time.Second,
 	exchange:       time.Minute,
 	headerBytes:    64 << 10,
-	successBody:    4 << 20,
+	successBody:    1 << 20,
 	errorBody:      64 << 10,
 }
 

@@ -74,7 +74,7 @@ func TestBoundedBodies(t *testing.T) {
 				_, _ = w.Write([]byte(`{"Account":"`))
 				endless(w, r, junk)
 			},
-			want: "the response body exceeded 4194304 bytes, the most the provider reads of an answer; the rest was not read",
+			want: "the response body exceeded 1048576 bytes, the most the provider reads of an answer; the rest was not read",
 		},
 		"HugeContentLength": {
 			handler: func(w http.ResponseWriter, _ *http.Request) {
@@ -82,7 +82,7 @@ func TestBoundedBodies(t *testing.T) {
 				w.WriteHeader(http.StatusOK)
 				_, _ = w.Write(junk)
 			},
-			want: "the response body declares 1099511627776 bytes, more than the 4194304 bytes the provider reads of an answer; nothing of it was read",
+			want: "the response body declares 1099511627776 bytes, more than the 1048576 bytes the provider reads of an answer; nothing of it was read",
 		},
 		"ErrorContentLengthOverItsLimit": {
 			handler: func(w http.ResponseWriter, _ *http.Request) {
@@ -98,7 +98,7 @@ func TestBoundedBodies(t *testing.T) {
 				w.Header().Set("Content-Length", fmt.Sprint(gz.Len()))
 				_, _ = w.Write(gz.Bytes())
 			},
-			want: "the response body exceeded 4194304 bytes, the most the provider reads of an answer; the rest was not read",
+			want: "the response body exceeded 1048576 bytes, the most the provider reads of an answer; the rest was not read",
 		},
 		"ExactlyTheLimit": {
 			handler: func(w http.ResponseWriter, _ *http.Request) {
