@@ -109,6 +109,15 @@ func (s *changeLogSidecar) of(mg resource.Managed, kind string) []*changelogsv1a
 	return out
 }
 
+// forget drops the entries of namespace: the sidecar's memory is the test's,
+// not the provider's, which a test that weighs the provider's heap leaves
+// out.
+func (s *changeLogSidecar) forget(namespace string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.entries = slices.DeleteFunc(s.entries, func(e *changelogsv1alpha1.ChangeLogEntry) bool { return snapshotNamespace(e) == namespace })
+}
+
 func snapshotNamespace(e *changelogsv1alpha1.ChangeLogEntry) string {
 	return e.GetSnapshot().GetFields()["metadata"].GetStructValue().GetFields()["namespace"].GetStringValue()
 }

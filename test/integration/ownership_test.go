@@ -336,6 +336,29 @@ func refused(t *testing.T, mg resource.Managed, says ...string) {
 	})
 }
 
+// tellsNothingOf checks that nothing mg's namespace reads of the refusal,
+// its conditions and its Events, names the namespace other.
+func tellsNothingOf(t *testing.T, mg resource.Managed, other string) {
+	t.Helper()
+	if err := cp.Client.Get(context.Background(), client.ObjectKeyFromObject(mg), mg); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []xpv2.ConditionType{xpv2.TypeSynced, xpv2.TypeReady} {
+		if m := mg.GetCondition(c).Message; strings.Contains(m, other) {
+			t.Errorf("%s of %s/%s names namespace %s: %s", c, mg.GetNamespace(), mg.GetName(), other, m)
+		}
+	}
+	events := &corev1.EventList{}
+	if err := cp.Client.List(context.Background(), events, client.InNamespace(mg.GetNamespace())); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range events.Items {
+		if strings.Contains(e.Message, other) {
+			t.Errorf("an Event in %s names namespace %s: %s", mg.GetNamespace(), other, e.Message)
+		}
+	}
+}
+
 // TestOneAWSResourceOneOwner is the ownership table of every kind: team B
 // asking for what team A's object manages is refused, costs team A nothing
 // (no value changes on AWS, no write is sent, deleting B deletes nothing of
@@ -419,7 +442,8 @@ func TestOneAWSResourceOneOwner(t *testing.T) {
 			adopter := k.object(t, teamB, name)
 			adopter.SetAnnotations(map[string]string{ownership.AnnotationAdoptionPolicy: ownership.AdoptionPolicyAdopt})
 			create(t, adopter)
-			refused(t, adopter, "was kept on AWS for its namespace by "+teamA+"/"+name, ownership.AnnotationHandedTo)
+			refused(t, adopter, "was kept on AWS for its namespace by an object of another namespace", ownership.AnnotationHandedTo)
+			tellsNothingOf(t, adopter, teamA)
 			handOver(t, adopter, teamB)
 			eventually(t, 30*time.Second, "team B's adoption Ready", func() error { return isReady(t, adopter) })
 			if n := s.aws.CallCount(k.creates) - creates; n != 0 {
