@@ -438,14 +438,21 @@ func (c *Claims) gone(ctx context.Context, cl *Claim, present *kubeclient.Presen
 	return kerrors.IsNotFound(c.live.Get(ctx, types.NamespacedName{Name: cl.Owner.Namespace}, ns)), nil
 }
 
-// HoldsAny reports whether the object of uid holds any ownership claim, of
-// any kind, as the cache shows the claims of namespace.
-func HoldsAny(ctx context.Context, cached client.Reader, namespace string, uid types.UID) (bool, error) {
+// HoldsAny reports whether the object of uid, of namespace owner, holds any
+// ownership claim, of any kind, as the cache shows the claims of namespace.
+// A claim whose holder is of another namespace is not its: a UID is no
+// secret, and the answer must tell nothing of another namespace's objects.
+func HoldsAny(ctx context.Context, cached client.Reader, namespace, owner string, uid types.UID) (bool, error) {
 	l := &coordinationv1.LeaseList{}
 	if err := cached.List(ctx, l, client.InNamespace(namespace), client.MatchingLabels{LabelClaim: "true", LabelHolder: string(uid)}); err != nil {
 		return false, errors.Wrap(err, errGetClaim)
 	}
-	return len(l.Items) > 0, nil
+	for i := range l.Items {
+		if claimOf(&l.Items[i]).Owner.Namespace == owner {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // Holds reports whether the claim keeps its identity from other objects:

@@ -148,3 +148,25 @@ func changeClaim(change func(*coordinationv1.Lease)) func(*testing.T, client.Cli
 		}
 	}
 }
+
+// TestHoldsAny: an object holds a claim only where the claim names its own
+// namespace; a UID, which is no secret, names nothing of another's.
+func TestHoldsAny(t *testing.T) {
+	teamA := named("team-a", "orders")
+	kube := fake.NewClientBuilder().Build()
+	c := NewClaims("provider", streamKind.WithVersion("v1alpha1"), func() client.Object { return &v1alpha1.DeliveryStream{} }, kube, kube, kube)
+	if _, err := c.Take(context.Background(), ordersID, OwnerFor(streamKind, teamA), teamA.GetUID(), ToCreate); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, ns := range []string{"team-a", "team-b"} {
+		held, err := HoldsAny(context.Background(), kube, "provider", ns, teamA.GetUID())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[ns] = held
+	}
+	if diff := cmp.Diff(map[string]bool{"team-a": true, "team-b": false}, got); diff != "" {
+		t.Errorf("holds a claim, by the namespace asked: -want, +got:\n%s", diff)
+	}
+}

@@ -186,8 +186,8 @@ func NewSweeps(mgr ctrl.Manager, log logging.Logger, namespace string, every tim
 		every = sweep.DefaultEvery
 	}
 	u := &usage.Sweep{Kube: mgr.GetClient(), Records: usage.NewRecords(mgr.GetCache(), mgr.GetAPIReader()), Record: event.NewAPIRecorder(mgr.GetEventRecorderFor("usage-sweep")), //nolint:staticcheck,nolintlint // as managedoptions.For
-		Claimed: func(ctx context.Context, uid types.UID) (bool, error) {
-			return ownership.HoldsAny(ctx, mgr.GetCache(), namespace, uid)
+		Claimed: func(ctx context.Context, owner string, uid types.UID) (bool, error) {
+			return ownership.HoldsAny(ctx, mgr.GetCache(), namespace, owner, uid)
 		}}
 	s := &sweep.Set{Every: every, Log: log}
 	s.Add("the usages of provider configs", u.Once)

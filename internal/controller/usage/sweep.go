@@ -60,11 +60,12 @@ type Sweep struct {
 	// the managed resources from Kube.
 	Records *Records
 	Record  event.Recorder
-	// Claimed reports whether the object of uid holds an ownership claim:
+	// Claimed reports whether the object of uid, of namespace, holds an
+	// ownership claim:
 	// only one that did may have left an AWS resource behind, and is
 	// reported; the others (deleted before they made anything) are
 	// released quietly.
-	Claimed func(ctx context.Context, uid types.UID) (bool, error)
+	Claimed func(ctx context.Context, namespace string, uid types.UID) (bool, error)
 }
 
 // Once sweeps the usages once, from the cache.
@@ -105,7 +106,7 @@ func (s *Sweep) Once(ctx context.Context) error {
 				return err
 			}
 		case v == ResourceGone && has:
-			claimed, err := s.Claimed(ctx, types.UID(u.Name))
+			claimed, err := s.Claimed(ctx, u.Namespace, types.UID(u.Name))
 			if err != nil {
 				return err
 			}
