@@ -108,6 +108,11 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 			return err
 		}
 	}
+	// A usage whose namespace is deleted goes as soon as its object has
+	// (or never held it), not at the next sweep.
+	if err := setup.UsageSweep(mgr, shared.Namespace).SetupDeleted(mgr, o); err != nil {
+		return err
+	}
 	if shared.Sessions != nil {
 		// The sessions and budgets of configs, regions and namespaces
 		// that are gone, dropped.

@@ -185,13 +185,18 @@ func NewSweeps(mgr ctrl.Manager, log logging.Logger, namespace string, every tim
 	if every <= 0 {
 		every = sweep.DefaultEvery
 	}
-	u := &usage.Sweep{Kube: mgr.GetClient(), Records: usage.NewRecords(mgr.GetCache(), mgr.GetAPIReader()), Record: event.NewAPIRecorder(mgr.GetEventRecorderFor("usage-sweep")), //nolint:staticcheck,nolintlint // as managedoptions.For
+	s := &sweep.Set{Every: every, Log: log}
+	s.Add("the usages of provider configs", UsageSweep(mgr, namespace).Once)
+	return s
+}
+
+// UsageSweep is the sweep of the usages of provider configs, whose objects'
+// claims are kept in namespace.
+func UsageSweep(mgr ctrl.Manager, namespace string) *usage.Sweep {
+	return &usage.Sweep{Kube: mgr.GetClient(), Records: usage.NewRecords(mgr.GetCache(), mgr.GetAPIReader()), Record: event.NewAPIRecorder(mgr.GetEventRecorderFor("usage-sweep")), //nolint:staticcheck,nolintlint // as managedoptions.For
 		Claimed: func(ctx context.Context, owner string, uid types.UID) (bool, error) {
 			return ownership.HoldsAny(ctx, mgr.GetCache(), namespace, owner, uid)
 		}}
-	s := &sweep.Set{Every: every, Log: log}
-	s.Add("the usages of provider configs", u.Once)
-	return s
 }
 
 // ownership describes the kind to the ownership checks; its claims are kept

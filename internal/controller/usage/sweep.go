@@ -19,13 +19,19 @@ package usage
 import (
 	"context"
 	"fmt"
+	"time"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/types"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/sweep"
@@ -80,48 +86,104 @@ func (s *Sweep) Once(ctx context.Context) error {
 	}
 	pass := records.Pass()
 	for i := range l.Items {
-		u := &l.Items[i]
-		v, err := pass.Check(ctx, u)
-		if err != nil {
+		if err := s.one(ctx, pass, &l.Items[i]); err != nil {
 			return err
-		}
-		has := meta.FinalizerExists(u, Finalizer)
-		switch {
-		case v == Genuine && !has:
-			before := u.DeepCopy()
-			meta.AddFinalizer(u, Finalizer)
-			err := s.Kube.Patch(ctx, u, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
-			if client.IgnoreNotFound(err) != nil {
-				return err
-			}
-		case v == NotARecord && has:
-			// Not the provider's record, or no longer one (its resource
-			// names another config, or its namespace is no longer
-			// admitted): the finalizer goes, quietly; a record the
-			// tracker still needs it writes again.
-			before := u.DeepCopy()
-			meta.RemoveFinalizer(u, Finalizer)
-			err := s.Kube.Patch(ctx, u, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
-			if client.IgnoreNotFound(err) != nil {
-				return err
-			}
-		case v == ResourceGone && has:
-			claimed, err := s.Claimed(ctx, u.Namespace, types.UID(u.Name))
-			if err != nil {
-				return err
-			}
-			if err := release(ctx, s.Kube, u); err != nil {
-				return err
-			}
-			r := u.ResourceReference
-			kind := KindLabel(r)
-			sweep.Swept.WithLabelValues("usages", kind).Inc()
-			if !claimed {
-				continue
-			}
-			Abandoned.WithLabelValues(kind).Inc()
-			s.Record.Event(u, event.Warning(ReasonAbandoned, fmt.Errorf("%s %s/%s went without the provider deleting or keeping its AWS resource (its finalizer was removed): the resource may remain on AWS, and its ownership claim is released", r.Kind, u.Namespace, r.Name)))
 		}
 	}
 	return nil
+}
+
+// one sweeps one usage, as pass judges it.
+func (s *Sweep) one(ctx context.Context, pass *Pass, u *v1alpha1.ProviderConfigUsage) error {
+	v, err := pass.Check(ctx, u)
+	if err != nil {
+		return err
+	}
+	has := meta.FinalizerExists(u, Finalizer)
+	switch {
+	case v == Genuine && !has && !meta.WasDeleted(u):
+		before := u.DeepCopy()
+		meta.AddFinalizer(u, Finalizer)
+		err := s.Kube.Patch(ctx, u, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+		return client.IgnoreNotFound(err)
+	case v == NotARecord && has:
+		// Not the provider's record, or no longer one (its resource
+		// names another config, or its namespace is no longer
+		// admitted): the finalizer goes, quietly; a record the
+		// tracker still needs it writes again.
+		before := u.DeepCopy()
+		meta.RemoveFinalizer(u, Finalizer)
+		err := s.Kube.Patch(ctx, u, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+		return client.IgnoreNotFound(err)
+	case v == ResourceGone && has:
+		claimed, err := s.Claimed(ctx, u.Namespace, types.UID(u.Name))
+		if err != nil {
+			return err
+		}
+		if err := release(ctx, s.Kube, u); err != nil {
+			return err
+		}
+		r := u.ResourceReference
+		kind := KindLabel(r)
+		sweep.Swept.WithLabelValues("usages", kind).Inc()
+		if !claimed {
+			return nil
+		}
+		Abandoned.WithLabelValues(kind).Inc()
+		s.Record.Event(u, event.Warning(ReasonAbandoned, fmt.Errorf("%s %s/%s went without the provider deleting or keeping its AWS resource (its finalizer was removed): the resource may remain on AWS, and its ownership claim is released", r.Kind, u.Namespace, r.Name)))
+	}
+	return nil
+}
+
+// Deleted sweeps at once a usage being deleted (its namespace deleted whole,
+// say) that holds Finalizer: one whose managed resource is gone, which went
+// without releasing it (an object that never created anything has no
+// finalizer of its own, and goes at once), or that is no record of the
+// provider's, is released now, not at the next sweep, so that its namespace
+// goes. The provider's own records of resources that still exist stay until
+// their resources let go.
+func (s *Sweep) Deleted(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	u := &v1alpha1.ProviderConfigUsage{}
+	if err := s.Kube.Get(ctx, req.NamespacedName, u); err != nil {
+		return reconcile.Result{}, client.IgnoreNotFound(err)
+	}
+	if !meta.WasDeleted(u) || !meta.FinalizerExists(u, Finalizer) {
+		return reconcile.Result{}, nil
+	}
+	records := s.Records
+	if records == nil {
+		records = NewRecords(s.Kube, s.Kube)
+	}
+	pass := records.Pass()
+	v, err := pass.Check(ctx, u)
+	if err != nil {
+		return reconcile.Result{}, err
+	}
+	if v == Genuine {
+		// Its object is still there: it releases the usage when its
+		// deletion is done, or, if it goes without (it never created
+		// anything, and so never held a finalizer), the next look does.
+		return reconcile.Result{RequeueAfter: deletedLookAgain}, nil
+	}
+	return reconcile.Result{}, s.one(ctx, pass, u)
+}
+
+// deletedLookAgain is how soon a usage being deleted whose object is still
+// there is looked at again.
+const deletedLookAgain = 3 * time.Second
+
+// beingDeleted passes the events of usages being deleted that hold
+// Finalizer: the only ones Deleted acts on.
+var beingDeleted = predicate.NewPredicateFuncs(func(o client.Object) bool {
+	return meta.WasDeleted(o) && meta.FinalizerExists(o, Finalizer)
+})
+
+// SetupDeleted adds the controller that runs Deleted on every replica
+// (a usage's release is safe to make twice).
+func (s *Sweep) SetupDeleted(mgr ctrl.Manager, o controller.Options) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		Named("usage-deleted").
+		WithOptions(o.ForControllerRuntime()).
+		For(&v1alpha1.ProviderConfigUsage{}, builder.WithPredicates(beingDeleted)).
+		Complete(reconcile.Func(s.Deleted))
 }

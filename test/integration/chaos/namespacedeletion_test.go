@@ -148,6 +148,64 @@ func TestANamespaceDeletedAcrossARestart(t *testing.T) {
 			deleteAcrossARestart(ctx, t, kube, em, p, srv.URL, topicARN, through)
 		})
 	}
+	t.Run("AConfigThatNeverWorked", func(t *testing.T) { deleteNeverWorked(ctx, t, kube, topicARN) })
+}
+
+// deleteNeverWorked makes a namespace of one object of every kind on a
+// ProviderConfig whose endpoint the provider refuses (the instance metadata
+// service), so that nothing is ever created, and deletes it: it goes within
+// 30 s, with no usage and no claim left, although the provider's sweeps come
+// only every 5 minutes: its objects have nothing to delete on AWS and hold
+// nothing.
+func deleteNeverWorked(ctx context.Context, t *testing.T, kube client.Client, topicARN string) {
+	ns := "never-worked"
+	if err := kube.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}); err != nil {
+		t.Fatal(err)
+	}
+	createSecrets(t, kube, ns, map[string]string{workload.AccessKeySecret: "nsd-access-key", workload.APIKeySecret: "sk-nsd"})
+	createConfig(t, kube, ns, nsdConfig, nsdKey, "http://169.254.169.254")
+	objects := make([]resource.Managed, 0, len(kinds))
+	for _, kind := range kinds {
+		mg := workload.Set{TopicARN: topicARN, Model: model}.Object(kind, ns, "never-"+strings.ToLower(kind), before)
+		mg.(resource.ModernManaged).SetProviderConfigReference(&xpv2.ProviderConfigReference{Kind: v1alpha1.ProviderConfigKind, Name: nsdConfig}) //nolint:forcetypeassert // every kind is one
+		if err := kube.Create(ctx, mg); err != nil {
+			t.Fatal(err)
+		}
+		objects = append(objects, mg)
+	}
+	// Each object recorded its use of the config, and was refused.
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(250 * time.Millisecond) {
+		usages := &v1alpha1.ProviderConfigUsageList{}
+		if err := kube.List(ctx, usages, client.InNamespace(ns)); err != nil {
+			t.Fatal(err)
+		}
+		if len(usages.Items) >= len(objects) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d usages of %d objects after a minute", len(usages.Items), len(objects))
+		}
+	}
+	if err := kube.Delete(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	for {
+		err := controlplane.NamespaceGone(ctx, kube, ns)
+		if err == nil {
+			break
+		}
+		if time.Since(start) > 30*time.Second {
+			usages := &v1alpha1.ProviderConfigUsageList{}
+			_ = kube.List(ctx, usages, client.InNamespace(ns))
+			t.Fatalf("the namespace not gone 30 s after its deletion (%v); %d usages left", err, len(usages.Items))
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	t.Logf("a namespace whose config never worked: gone after %s", time.Since(start).Round(100*time.Millisecond))
+	if held := heldClaims(ctx, t, kube, objects); len(held) > 0 {
+		t.Errorf("claims left: %v", held)
+	}
 }
 
 // deleteAcrossARestart makes a namespace of one object of every kind,
