@@ -29,6 +29,8 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/providerconfig"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -80,6 +82,7 @@ func setupOne(mgr ctrl.Manager, o controller.Options, kind string, of client.Obj
 		providerconfig.WithRecorder(xpevent.NewAPIRecorder(mgr.GetEventRecorderFor(name)))) //nolint:staticcheck,nolintlint // crossplane-runtime's event.NewAPIRecorder takes the old events API's recorder; whether staticcheck flags it varies with the analysis
 
 	var rec reconcile.Reconciler = secretProtection{Reconciler: r, kube: usage.CountedOnly(kubeclient.New(mgr), records), live: mgr.GetAPIReader(), kind: kind}
+	rec = staleUsages{Reconciler: rec, kube: mgr.GetClient(), kind: kind}
 	if kind == v1alpha1.ClusterProviderConfigKind {
 		rec = namespacesStatus{Reconciler: rec, kube: mgr.GetClient()}
 	}
@@ -108,6 +111,36 @@ type countingManager struct {
 }
 
 func (m countingManager) GetClient() client.Client { return m.kube }
+
+// staleUsages deletes the usages labelled for the config that have no
+// controller reference, as crossplane-runtime's config reconciler does (a
+// restore from a backup leaves them; the tracker records a usage again when
+// its resource next connects), before that reconciler runs: it sees only the
+// usages that count (countingManager), and a delete it could not make would
+// stop it before it counts the users. A delete the RBAC does not grant
+// (cluster/rbac/provider-config-usages.yaml) is left: such a usage counts
+// for nothing anyway.
+type staleUsages struct {
+	reconcile.Reconciler
+	kube client.Client
+	kind string
+}
+
+func (s staleUsages) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	l := &v1alpha1.ProviderConfigUsageList{}
+	in := []client.ListOption{client.MatchingLabels{xpv2.LabelKeyProviderName: req.Name, xpv2.LabelKeyProviderKind: s.kind}}
+	if req.Namespace != "" {
+		in = append(in, client.InNamespace(req.Namespace))
+	}
+	if err := s.kube.List(ctx, l, in...); err == nil {
+		for i := range l.Items {
+			if u := &l.Items[i]; metav1.GetControllerOf(u) == nil {
+				_ = s.kube.Delete(ctx, u)
+			}
+		}
+	}
+	return s.Reconciler.Reconcile(ctx, req)
+}
 
 // servedBy reconciles a config on the replica that holds its key's shard;
 // the others look again a little later, in case the shard comes to them.
