@@ -170,6 +170,8 @@ type Claim struct {
 	// cache's, which keeps only part of it), so that its holder changes
 	// its purpose without reading it again.
 	lease *coordinationv1.Lease
+	// taken is true for a claim Take created just now.
+	taken bool
 }
 
 // Claims reads and writes the ownership claims of one kind.
@@ -262,7 +264,9 @@ func (c *Claims) Take(ctx context.Context, id Identity, holder Owner, uid types.
 		l := c.lease(id, holder, uid, purpose)
 		err := c.write.Create(ctx, l)
 		if err == nil {
-			return claimAnswered(l), nil
+			cl := claimAnswered(l)
+			cl.taken = true
+			return cl, nil
 		}
 		if !kerrors.IsAlreadyExists(err) {
 			return nil, errors.Wrap(err, errCreateClaim)
@@ -281,13 +285,19 @@ func (c *Claims) Take(ctx context.Context, id Identity, holder Owner, uid types.
 		if got.KeptFrom(holder.Namespace) {
 			return got, nil
 		}
+		// Held by nothing (Denied), or by an object that is gone: taken
+		// over, unless it changed meanwhile (its holder took it again to
+		// create), which the next turn of the loop decides on.
+		still := sameHolder(got.Holder)
 		if got.Holds() {
 			alive, err := c.alive(ctx, got)
 			if err != nil || alive {
 				return got, err
 			}
+		} else {
+			still = func(cl *Claim) bool { return cl.Holder == got.Holder && !cl.Holds() }
 		}
-		if err := c.delete(ctx, existing); err != nil {
+		if err := c.delete(ctx, existing, still); err != nil {
 			return nil, err
 		}
 	}
@@ -337,14 +347,14 @@ func (c *Claims) Release(ctx context.Context, id Identity, uid types.UID) error 
 	if claimOf(l).Holder != uid {
 		return nil
 	}
-	return c.delete(ctx, l)
+	return c.delete(ctx, l, sameHolder(uid))
 }
 
 // ReleaseAll releases every claim uid holds: its deletion finished.
 func (c *Claims) ReleaseAll(ctx context.Context, uid types.UID) error {
 	held, err := c.heldBy(ctx, uid)
 	for i := range held {
-		if err := c.delete(ctx, &held[i]); err != nil {
+		if err := c.delete(ctx, &held[i], sameHolder(uid)); err != nil {
 			return err
 		}
 	}
@@ -409,7 +419,7 @@ func (c *Claims) Sweep(ctx context.Context) (int, error) {
 		if !gone {
 			continue
 		}
-		if err := c.delete(ctx, lease); err != nil {
+		if err := c.delete(ctx, lease, sameHolder(cl.Holder)); err != nil {
 			return released, err
 		}
 		released++
@@ -506,10 +516,15 @@ func (c *Claims) alive(ctx context.Context, cl *Claim) (bool, error) {
 	return o.GetUID() == cl.Holder, nil
 }
 
-// delete deletes a claim of the holder it was read with: a claim taken
-// again meanwhile, by another, is kept.
-func (c *Claims) delete(ctx context.Context, l *coordinationv1.Lease) error {
-	holder := claimOf(l).Holder
+// sameHolder is the condition of a claim held by uid.
+func sameHolder(uid types.UID) func(*Claim) bool {
+	return func(cl *Claim) bool { return cl.Holder == uid }
+}
+
+// delete deletes a claim as it was read, or, if it changed meanwhile, as
+// long as still holds of it: a claim taken again meanwhile, by another or
+// by its holder for another purpose, is kept.
+func (c *Claims) delete(ctx context.Context, l *coordinationv1.Lease, still func(*Claim) bool) error {
 	for range 3 {
 		uid, rv := l.GetUID(), l.GetResourceVersion()
 		err := c.write.Delete(ctx, l, client.Preconditions{UID: &uid, ResourceVersion: &rv})
@@ -523,7 +538,7 @@ func (c *Claims) delete(ctx context.Context, l *coordinationv1.Lease) error {
 		if err := c.live.Get(ctx, client.ObjectKeyFromObject(l), l); err != nil {
 			return errors.Wrap(client.IgnoreNotFound(err), errReleaseClaim)
 		}
-		if claimOf(l).Holder != holder {
+		if !still(claimOf(l)) {
 			return nil
 		}
 	}

@@ -170,3 +170,41 @@ func TestHoldsAny(t *testing.T) {
 		t.Errorf("holds a claim, by the namespace asked: -want, +got:\n%s", diff)
 	}
 }
+
+// TestTakeOfADeniedClaimRetakenMeanwhile: an object takes over a claim that
+// holds nothing (Denied) only as it read it: if its holder takes it again to
+// create meanwhile, the holder keeps it.
+func TestTakeOfADeniedClaimRetakenMeanwhile(t *testing.T) {
+	teamA, teamB := named("team-a", "orders"), named("team-b", "orders")
+	var c *Claims
+	retaken := false
+	kube := fake.NewClientBuilder().WithScheme(testScheme(t)).WithObjects(teamA, teamB).WithInterceptorFuncs(interceptor.Funcs{
+		Delete: func(ctx context.Context, cl client.WithWatch, o client.Object, opts ...client.DeleteOption) error {
+			if !retaken {
+				// Team B's next create takes its claim again first.
+				retaken = true
+				if err := c.Repurpose(ctx, ordersID, teamB.GetUID(), ToCreate, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return cl.Delete(ctx, o, opts...)
+		},
+	}).Build()
+	c = NewClaims("provider", streamKind.WithVersion("v1alpha1"), func() client.Object { return &v1alpha1.DeliveryStream{} }, kube, kube, kube)
+	if _, err := c.Take(context.Background(), ordersID, OwnerFor(streamKind, teamB), teamB.GetUID(), ToCreate); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Repurpose(context.Background(), ordersID, teamB.GetUID(), Denied, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Take(context.Background(), ordersID, OwnerFor(streamKind, teamA), teamA.GetUID(), ToCreate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(teamB.GetUID(), got.Holder); diff != "" {
+		t.Errorf("the claim Take answers: -want, +got:\n%s", diff)
+	}
+	if diff := cmp.Diff("uid-team-b-orders", holder(t, kube)); diff != "" {
+		t.Errorf("the claim at the API server: -want, +got:\n%s", diff)
+	}
+}

@@ -187,8 +187,12 @@ type Client[MR Object[MR]] struct {
 	// lookSkipped when it created first (CreatesFirst) and made no look.
 	claimed, lookSkipped bool
 	// held is the claim this reconcile took or found its own, as written.
-	held     *Claim
-	adopting *tags.Service
+	held *Claim
+	// earlierCreate is true when the claim was held to create before this
+	// reconcile: an earlier create under it, whose answer was lost, may
+	// have made the resource.
+	earlierCreate bool
+	adopting      *tags.Service
 }
 
 // Wrap returns c, an external client working at a place, made to respect
@@ -518,11 +522,15 @@ func (c *Client[MR]) afterLostAnswer(ctx context.Context, mg MR, createErr error
 func (c *Client[MR]) madeNothing(ctx context.Context, mg MR, createErr error) error {
 	purpose := Refused
 	switch {
-	case awserrors.RefusedForGood(createErr):
+	case awserrors.RefusedForGood(createErr) && (c.kind.Tagged || !c.earlierCreate):
 		purpose = Denied
 	case c.kind.Tagged:
 		return createErr
 	}
+	// For a kind AWS cannot tag, an earlier create under the claim whose
+	// answer was lost may have made the resource (a count quota its work
+	// used up may be what refuses this one): only the claim, kept, tells
+	// its work from what appears later (Refused).
 	if err := c.kind.Claims.Repurpose(ctx, c.identity(mg), mg.GetUID(), purpose, c.held); err != nil {
 		return afterCreate(createErr, errors.Wrap(err, errRecordMadeNothing))
 	}
@@ -579,6 +587,7 @@ func (c *Client[MR]) claim(ctx context.Context, mg MR, purpose Purpose) (*Owner,
 		return &cl.Owner, nil
 	}
 	c.claimed, c.held = true, cl
+	c.earlierCreate = !cl.taken && cl.Purpose == ToCreate
 	if cl.Purpose != purpose && (cl.Purpose == ToCreate || cl.Purpose == Refused || cl.Purpose == Denied || cl.Purpose == Created) {
 		// Held for a create that did not make what exists, after a
 		// create AWS refused, or for a resource that is gone: for the

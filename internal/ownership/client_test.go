@@ -125,13 +125,7 @@ func (a *awsStream) LastObserved() Observed {
 // on it.
 func cluster(t *testing.T, objs ...client.Object) (client.Client, *Kind[*v1alpha1.DeliveryStream]) {
 	t.Helper()
-	s := runtime.NewScheme()
-	if err := v1alpha1.SchemeBuilder.AddToScheme(s); err != nil {
-		t.Fatal(err)
-	}
-	if err := clientgoscheme.AddToScheme(s); err != nil {
-		t.Fatal(err)
-	}
+	s := testScheme(t)
 	newStream := func() *v1alpha1.DeliveryStream { return &v1alpha1.DeliveryStream{} }
 	k := &Kind[*v1alpha1.DeliveryStream]{
 		GroupKind: streamKind,
@@ -602,6 +596,16 @@ func TestClientCreate(t *testing.T) {
 			tagged: true, aws: &awsStream{createErr: answeredWith(http.StatusForbidden, "AccessDeniedException")}, wantErr: "AccessDeniedException",
 			holder: "uid-team-b-orders", purpose: Denied,
 		},
+		"RefusedByAWSAfterAnEarlierCreate": {
+			reason:    "For a kind AWS cannot tag, a create refused for good after an earlier one under the same claim, whose answer was lost and may have made the resource, keeps the claim: only it tells that work from what appears later.",
+			claimedBy: named("team-b", "orders"), aws: &awsStream{createErr: answeredWith(http.StatusBadRequest, "ResourceLimitExceededException")}, wantErr: "ResourceLimitExceededException",
+			holder: "uid-team-b-orders", purpose: Refused,
+		},
+		"RefusedByAWSAfterAnEarlierCreateTagged": {
+			reason: "For a kind AWS tags, the owner tags tell an earlier create's work: the claim holds nothing after a refusal for good.",
+			tagged: true, claimedBy: named("team-b", "orders"), aws: &awsStream{createErr: answeredWith(http.StatusBadRequest, "ResourceLimitExceededException")}, wantErr: "ResourceLimitExceededException",
+			holder: "uid-team-b-orders", purpose: Denied,
+		},
 		"Throttled": {
 			reason: "A throttled create made nothing, and keeps its place: the claim says so, so that nothing appearing before the next create is taken for its work.",
 			aws:    &awsStream{createErr: answeredWith(http.StatusBadRequest, "ThrottlingException")}, wantErr: "ThrottlingException",
@@ -921,4 +925,17 @@ func TestClientCreateAnswerLost(t *testing.T) {
 			}
 		})
 	}
+}
+
+// testScheme knows the streams and Kubernetes' own kinds.
+func testScheme(t *testing.T) *runtime.Scheme {
+	t.Helper()
+	s := runtime.NewScheme()
+	if err := v1alpha1.SchemeBuilder.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	if err := clientgoscheme.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
