@@ -172,6 +172,10 @@ type ExternalClient[MR resource.Managed] interface {
 // AWS's own), account and region. A claim is for an identity there.
 type Place struct {
 	Endpoint, Account, Region string
+	// Config names the provider config whose session calls there; it is
+	// no part of the identity, only of telling whether two objects whose
+	// accounts are not known yet may call the same one.
+	Config string
 }
 
 // Client wraps a kind's external client so that it changes and deletes only
@@ -715,10 +719,14 @@ func olderThan(a, b metav1.Object) bool {
 // asksHere reports whether other's calls go, or may go, where this
 // client's do, so that it asks for the same resource. An object whose
 // account is not known yet (a provider restarted, its reconcile not come
-// yet) is taken to call this client's account if its endpoint and region
-// are this client's: the asker waits for it to find out rather than take
-// what may be its resource. Only an object whose config calls nowhere, or
-// whose credentials AWS refused, asks for nothing.
+// yet) is taken to call this client's account only when it calls through
+// this client's own config, endpoint and region: the asker waits for it to
+// find out rather than take what may be its resource. Through another
+// config, which its namespace may write and keep from ever being built (a
+// Secret changed every second, credentials throttled on purpose), an
+// account not known is no account: it asks for nothing until its session
+// shows where it calls. An object whose config calls nowhere asks for
+// nothing either.
 func (c *Client[MR]) asksHere(ctx context.Context, other MR) bool {
 	if c.kind.PlaceOf == nil {
 		return false
@@ -728,6 +736,9 @@ func (c *Client[MR]) asksHere(ctx context.Context, other MR) bool {
 		return false
 	}
 	if at.Account == "" {
+		if at.Config == "" || at.Config != c.at.Config {
+			return false
+		}
 		at.Account = c.at.Account
 	}
 	return c.kind.identityIn(other, at) == c.identity(other)

@@ -167,23 +167,31 @@ func listAsking(kube client.Reader) Asking {
 	}
 }
 
+// askerAt is where the objects the tests wrap call: ordersID's account and
+// region, through the config "shared".
+var askerAt = Place{Account: ordersID.Account, Region: ordersID.Region, Config: "shared"}
+
 // placeOf places an object by its provider config's name: "missing" has no
 // session (a config that does not exist or refuses it), "tenant-endpoint"
-// calls an endpoint of its own, "not-built" calls ordersID's region in an
-// account not known yet, "not-built-tenant-endpoint" the same at an
-// endpoint of its own; every other calls where ordersID is.
+// calls an endpoint of its own, "not-built" calls through the asker's
+// config, in ordersID's region, an account not known yet,
+// "not-built-own-config" the same through a config of its own,
+// "not-built-tenant-endpoint" the same at an endpoint of its own; every
+// other calls where ordersID is, through the asker's config.
 func placeOf(_ context.Context, mg *v1alpha1.DeliveryStream) (Place, bool) {
-	aws := Place{Account: ordersID.Account, Region: ordersID.Region}
+	aws := askerAt
 	if ref := mg.GetProviderConfigReference(); ref != nil {
 		switch ref.Name {
 		case "missing":
 			return Place{}, false
 		case "tenant-endpoint":
-			aws.Endpoint = "https://tenant.example"
+			aws.Endpoint, aws.Config = "https://tenant.example", "tenant-endpoint"
 		case "not-built":
 			aws.Account = ""
+		case "not-built-own-config":
+			aws.Account, aws.Config = "", "own"
 		case "not-built-tenant-endpoint":
-			aws.Account, aws.Endpoint = "", "https://tenant.example"
+			aws.Account, aws.Endpoint, aws.Config = "", "https://tenant.example", "not-built-tenant-endpoint"
 		}
 	}
 	return aws, true
@@ -351,6 +359,12 @@ func TestClientObserve(t *testing.T) {
 			objects: []client.Object{named("team-a", "orders", createdAt(t0), configured("not-built"))},
 			want:    want{err: "was asked for first by an object of another namespace of this cluster", calls: []string{"Observe"}, notOwned: true},
 		},
+		"NothingYetAskedForFirstThroughAnotherConfigNotBuiltYet": {
+			reason: "An older object whose account is not known yet, through a config other than this one's, which its namespace may keep from ever being built, asks for nothing.",
+			self:   named("team-b", "orders", createdAt(t0.Add(time.Hour))), aws: &awsStream{},
+			objects: []client.Object{named("team-a", "orders", createdAt(t0), configured("not-built-own-config"))},
+			want:    want{holder: "uid-team-b-orders", calls: []string{"Observe"}},
+		},
 		"NothingYetAskedForFirstThroughAConfigNotBuiltYetAtAnotherEndpoint": {
 			reason: "An older object whose account is not known yet but whose endpoint is another asks for another resource.",
 			self:   named("team-b", "orders", createdAt(t0.Add(time.Hour))), aws: &awsStream{},
@@ -517,7 +531,7 @@ func TestClientObserve(t *testing.T) {
 			if !tc.era.IsZero() {
 				markEra(t, kube, tc.era)
 			}
-			c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](tc.aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
+			c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](tc.aws), k, askerAt)
 			mg := tc.self.DeepCopy()
 			o, err := c.Observe(context.Background(), mg)
 			got := want{exists: o.ResourceExists, holder: holder(t, kube), calls: tc.aws.calls, notOwned: mg.GetCondition(xpv2.TypeReady).Reason == ReasonNotOwned}
@@ -543,7 +557,7 @@ func TestClientObserve(t *testing.T) {
 func TestClientUpdateSetsTheOwnerTagsOfAnAdoption(t *testing.T) {
 	kube, k := cluster(t)
 	aws := &awsStream{exists: true, tags: map[string]string{"team": "outside"}}
-	c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
+	c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, askerAt)
 	mg := named("team-b", "orders", adopting)
 	if _, err := c.Observe(context.Background(), mg); err != nil {
 		t.Fatal(err)
@@ -647,7 +661,7 @@ func TestClientCreate(t *testing.T) {
 			if tc.claimedBy != nil {
 				claimFor(t, kube, tc.claimedBy, ToCreate)
 			}
-			c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](tc.aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
+			c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](tc.aws), k, askerAt)
 			_, err := c.Create(context.Background(), named("team-b", "orders"))
 			gotErr := ""
 			if err != nil {
@@ -730,7 +744,7 @@ func TestClientCreatesFirst(t *testing.T) {
 				claimFor(t, kube, tc.claimedBy, ToCreate)
 			}
 			aws := &awsStream{}
-			c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
+			c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, askerAt)
 			_, _ = c.Observe(context.Background(), tc.self)
 			if diff := cmp.Diff(tc.wantCalls, aws.calls); diff != "" {
 				t.Errorf("%s\nAWS calls: -want, +got:\n%s", tc.reason, diff)
@@ -751,7 +765,7 @@ func TestClientCreateFirstRefusedAsExisting(t *testing.T) {
 	kube, k := cluster(t)
 	k.CreateRefusedIfExists = true
 	aws := &awsStream{exists: true, untagged: true, created: time.Now(), createErr: &smithy.GenericAPIError{Code: "ResourceInUseException", Message: "already exists"}}
-	c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
+	c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, askerAt)
 	mg := named("team-b", "orders")
 	ctx := context.Background()
 	if _, err := c.Observe(ctx, mg); err != nil {
@@ -782,7 +796,7 @@ func TestClientCreateFirstRefusedThenLookFails(t *testing.T) {
 	aws := &awsStream{exists: true, untagged: true, created: time.Now(), createErr: &smithy.GenericAPIError{Code: "ResourceInUseException", Message: "already exists"}}
 	mg := named("team-b", "orders")
 	ctx := context.Background()
-	c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
+	c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, askerAt)
 	if _, err := c.Observe(ctx, mg); err != nil {
 		t.Fatal(err)
 	}
@@ -798,7 +812,7 @@ func TestClientCreateFirstRefusedThenLookFails(t *testing.T) {
 	// The next reconcile, as crossplane-runtime makes it after a failed create.
 	aws.observeErr = nil
 	meta.SetExternalCreateFailed(mg, time.Now())
-	c = Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
+	c = Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, askerAt)
 	_, err := c.Observe(ctx, mg)
 	if err == nil || !strings.Contains(err.Error(), "does not manage it") {
 		t.Errorf("next reconcile: error %v, want a refusal", err)
@@ -890,7 +904,7 @@ func TestClientCreateAnswerLost(t *testing.T) {
 			if tc.made {
 				aws.makes = mg
 			}
-			c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
+			c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, askerAt)
 			if _, err := c.Observe(ctx, mg); err != nil {
 				t.Fatal(err)
 			}
@@ -911,7 +925,7 @@ func TestClientCreateAnswerLost(t *testing.T) {
 				// create that made nothing, what someone else made since.
 				aws.exists, aws.created = true, time.Now()
 			}
-			c = Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, Place{Account: ordersID.Account, Region: ordersID.Region})
+			c = Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, askerAt)
 			o, err := c.Observe(ctx, mg)
 			got.exists, got.holder = o.ResourceExists, holder(t, kube)
 			if err != nil {

@@ -94,6 +94,9 @@ type Session struct {
 	DefaultTags map[string]string
 	// shares are a ClusterProviderConfig's spec.namespaceShares (Share).
 	shares map[string]Share
+	// ProviderConfig names the config the session is of ("ProviderConfig
+	// namespace/name" or "ClusterProviderConfig name").
+	ProviderConfig string
 
 	clients sync.Map // reflect.Type of a client -> the client
 	// used is when a reconcile last asked for the session (UnixNano), for
@@ -159,8 +162,11 @@ type Cache struct {
 	// region share, keyed without a namespace.
 	bases map[sessionKey]*configBase
 	// broken are the keys whose last build failed for a reason that does
-	// not heal by itself (see Destination).
-	broken map[sessionKey]struct{}
+	// not heal by itself (see Destination), and when.
+	broken map[sessionKey]time.Time
+	// accounts are the accounts each config's sessions last acted in, by
+	// region (Destination.Account).
+	accounts map[accountKey]string
 	// failed are the errors of the builds that failed in the last
 	// failedFor.
 	failed   map[sessionKey]failure
@@ -192,7 +198,7 @@ func WithIdleSessions(d time.Duration) Option { return func(c *Cache) { c.idleFo
 
 // NewCache returns a Cache that reads configs and secrets with kube.
 func NewCache(kube client.Client, o ...Option) *Cache {
-	c := &Cache{kube: kube, env: processEnvironment{}, idleFor: DefaultIdleFor, limits: defaultHTTPLimits, sessions: map[sessionKey]*Session{}, bases: map[sessionKey]*configBase{}, broken: map[sessionKey]struct{}{}, failed: map[sessionKey]failure{}}
+	c := &Cache{kube: kube, env: processEnvironment{}, idleFor: DefaultIdleFor, limits: defaultHTTPLimits, sessions: map[sessionKey]*Session{}, bases: map[sessionKey]*configBase{}, broken: map[sessionKey]time.Time{}, accounts: map[accountKey]string{}, failed: map[sessionKey]failure{}}
 	for _, fn := range o {
 		fn(c)
 	}
@@ -240,12 +246,17 @@ func (cfg *config) sessionKey(mg resource.ModernManaged, secretVersion, region s
 
 // supersedes says whether the session of k replaces the one of old: a new
 // version of a config (or of its secret) replaces the sessions of every
-// namespace in the region, a session of the same version only its own.
+// namespace in every region, a session of the same version only its own.
 func (k sessionKey) supersedes(old sessionKey) bool {
-	if old.kind != k.kind || old.namespace != k.namespace || old.name != k.name || old.region != k.region {
+	if old.config() != k.config() {
 		return false
 	}
-	return old.generation != k.generation || old.secretVersion != k.secretVersion || old.tenant == k.tenant
+	if old.generation != k.generation || old.secretVersion != k.secretVersion {
+		// Its config or Secrets changed: no reconcile asks for the
+		// old version again, in any region.
+		return true
+	}
+	return old.region == k.region && old.tenant == k.tenant
 }
 
 // Session returns the session of a managed resource; region is its
@@ -340,6 +351,7 @@ func (c *Cache) session(ctx context.Context, mg resource.ModernManaged, region *
 		}
 		s.used.Store(time.Now().UnixNano())
 		c.sessions[k] = s
+		c.accounts[accountKey{config: k.config(), region: k.region}] = s.AccountID
 		return s, nil
 	})
 	if !wait {
@@ -371,6 +383,13 @@ type Destination struct {
 	// Endpoint and Region are the config's endpoint override ("" for
 	// AWS's own) and the resource's region.
 	Endpoint, Region string
+	// ProviderConfig names the config, as Session.ProviderConfig does.
+	ProviderConfig string
+	// Account is the account the config's last session built in the
+	// region acted in, while Session is nil because a newer version of
+	// the config or its Secrets is not built yet; "" when none was built
+	// since the provider started, or since it was pruned.
+	Account string
 	// Session is the session its reconciles built; nil while none did,
 	// when the account it acts in is not known yet.
 	Session *Session
@@ -392,7 +411,7 @@ func (c *Cache) Destination(ctx context.Context, mg resource.ModernManaged, regi
 	if err != nil {
 		return Destination{}
 	}
-	d := Destination{Calls: true, Region: r}
+	d := Destination{Calls: true, Region: r, ProviderConfig: cfg.String()}
 	if e := cfg.spec.Endpoint; e != nil {
 		d.Endpoint = e.URL
 	}
@@ -403,6 +422,9 @@ func (c *Cache) Destination(ctx context.Context, mg resource.ModernManaged, regi
 		return Destination{}
 	}
 	d.Session = c.sessions[k]
+	if d.Session == nil {
+		d.Account = c.accounts[accountKey{config: k.config(), region: r}]
+	}
 	return d
 }
 
@@ -433,7 +455,7 @@ func (c *Cache) noteBroken(k sessionKey, err error) {
 		}
 	}
 	if Broken(err) {
-		c.broken[k] = struct{}{}
+		c.broken[k] = time.Now()
 	}
 }
 
@@ -486,7 +508,7 @@ func (c *Cache) Prune(ctx context.Context) {
 	}
 	c.mu.Lock()
 	idle := now.Add(-c.idleFor).UnixNano()
-	inUse := map[sessionKey]bool{}
+	inUse, inRegion := map[sessionKey]bool{}, map[accountKey]bool{}
 	for k, s := range c.sessions {
 		if !configs[k.config()] || s.used.Load() < idle {
 			delete(c.sessions, k)
@@ -495,15 +517,21 @@ func (c *Cache) Prune(ctx context.Context) {
 		base := k
 		base.tenant = ""
 		inUse[base] = true
+		inRegion[accountKey{config: k.config(), region: k.region}] = true
 	}
 	for k := range c.bases {
 		if !inUse[k] {
 			delete(c.bases, k)
 		}
 	}
-	for k := range c.broken {
-		if !configs[k.config()] {
+	for k, at := range c.broken {
+		if !configs[k.config()] || at.UnixNano() < idle {
 			delete(c.broken, k)
+		}
+	}
+	for k := range c.accounts {
+		if !configs[k.config] || !inRegion[k] {
+			delete(c.accounts, k)
 		}
 	}
 	for k, f := range c.failed {
@@ -537,6 +565,12 @@ func (c *Cache) NeedLeaderElection() bool { return false }
 
 // A configKey names a config.
 type configKey struct{ kind, namespace, name string }
+
+// An accountKey is a config in a region.
+type accountKey struct {
+	config configKey
+	region string
+}
 
 func (k sessionKey) config() configKey {
 	return configKey{kind: k.kind, namespace: k.namespace, name: k.name}
@@ -594,6 +628,15 @@ func (c *Cache) config(ctx context.Context, mg resource.ModernManaged) (*config,
 	default:
 		return nil, errors.Errorf(errConfigKind, ref.Kind)
 	}
+}
+
+// String names the config: "ProviderConfig namespace/name" or
+// "ClusterProviderConfig name".
+func (cfg *config) String() string {
+	if cfg.namespace == "" {
+		return cfg.kind + " " + cfg.name
+	}
+	return cfg.kind + " " + cfg.namespace + "/" + cfg.name
 }
 
 // A secretRef is a Secret key a config's credentials read, and the config
@@ -723,7 +766,7 @@ func (c *Cache) identify(ctx context.Context, base aws.Config) (identity, error)
 // newSession is the session of cfg in region with the configuration base,
 // acting in the account of id.
 func (c *Cache) newSession(cfg *config, base aws.Config, region string, id identity) *Session {
-	s := &Session{Config: base, AccountID: id.account, Partition: id.partition, Region: region, DefaultTags: maps.Clone(cfg.spec.DefaultTags), shares: cfg.shares}
+	s := &Session{Config: base, AccountID: id.account, Partition: id.partition, Region: region, DefaultTags: maps.Clone(cfg.spec.DefaultTags), shares: cfg.shares, ProviderConfig: cfg.String()}
 	if e := cfg.spec.Endpoint; e != nil {
 		s.Endpoint = e.URL
 	}

@@ -26,6 +26,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -554,7 +555,7 @@ func TestDestination(t *testing.T) {
 		SecretRef: &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Name: "aws", Namespace: "crossplane-system"}, Key: "credentials"}}}
 	_ = f.kube.Create(ctx, clusterConfig("default", srv.URL, spec))
 	mg := managed("ns", v1alpha1.ClusterProviderConfigKind, "default", nil)
-	notBuilt := Destination{Calls: true, Endpoint: srv.URL, Region: "us-east-1"}
+	notBuilt := Destination{Calls: true, Endpoint: srv.URL, Region: "us-east-1", ProviderConfig: "ClusterProviderConfig default"}
 
 	if diff := cmp.Diff(Destination{}, f.cache.Destination(ctx, managed("ns", v1alpha1.ClusterProviderConfigKind, "absent", nil), nil)); diff != "" {
 		t.Errorf("missing config: -want, +got:\n%s", diff)
@@ -607,7 +608,11 @@ func TestDestination(t *testing.T) {
 		t.Fatal("a failing identity call built a session")
 	}
 	e.ClearFaults()
-	if diff := cmp.Diff(notBuilt, f.cache.Destination(ctx, mg, nil)); diff != "" {
+	// The config's last session acted in the emulator's account: a newer
+	// version not built yet is taken to act there too.
+	lastKnown := notBuilt
+	lastKnown.Account = built.AccountID
+	if diff := cmp.Diff(lastKnown, f.cache.Destination(ctx, mg, nil)); diff != "" {
 		t.Errorf("after a server error: -want, +got:\n%s", diff)
 	}
 
@@ -816,5 +821,22 @@ func TestPrune(t *testing.T) {
 	}
 	if n := f.cache.budgets.Places(); n != 0 {
 		t.Errorf("budgets of %d idle places kept, want 0", n)
+	}
+}
+
+// TestBrokenKeepsOnlyTheLatestVersion: a tenant who edits its config's
+// region in a loop, each version failing, leaves one failure recorded, not
+// one a version: a new version of a config supersedes the older ones in
+// every region.
+func TestBrokenKeepsOnlyTheLatestVersion(t *testing.T) {
+	c := NewCache(nil)
+	for i := range 200 {
+		k := sessionKey{kind: v1alpha1.ProviderConfigKind, namespace: "team-b", name: "own", generation: int64(i + 1), region: "aa-a-" + strconv.Itoa(i)}
+		c.mu.Lock()
+		c.noteBroken(k, errors.New("cannot reach the endpoint"))
+		c.mu.Unlock()
+	}
+	if n := len(c.broken); n != 1 {
+		t.Errorf("%d failures recorded, want 1", n)
 	}
 }

@@ -227,7 +227,7 @@ func (k Kind[MR]) ownership(mgr ctrl.Manager, o controller.Options, namespace st
 			case !d.Calls:
 				return ownership.Place{}, false
 			case d.Session == nil:
-				return ownership.Place{Endpoint: d.Endpoint, Region: d.Region}, true
+				return ownership.Place{Endpoint: d.Endpoint, Account: d.Account, Region: d.Region, Config: d.ProviderConfig}, true
 			}
 			return place(d.Session), true
 		},

@@ -314,7 +314,7 @@ func (p *path[MR]) external(_ MR, s *awsconfig.Session) managed.TypedExternalCli
 
 // place is where a session's calls go, as ownership tells identities apart.
 func place(s *awsconfig.Session) ownership.Place {
-	return ownership.Place{Endpoint: s.Endpoint, Account: s.AccountID, Region: s.Region}
+	return ownership.Place{Endpoint: s.Endpoint, Account: s.AccountID, Region: s.Region, Config: s.ProviderConfig}
 }
 
 // kindClient is the kind's own client, its Observe counted against the
