@@ -448,17 +448,18 @@ func (c *Claims) gone(ctx context.Context, cl *Claim, present *kubeclient.Presen
 	return kerrors.IsNotFound(c.live.Get(ctx, types.NamespacedName{Name: cl.Owner.Namespace}, ns)), nil
 }
 
-// HoldsAny reports whether the object of uid, of namespace owner, holds any
-// ownership claim, of any kind, as the cache shows the claims of namespace.
-// A claim whose holder is of another namespace is not its: a UID is no
-// secret, and the answer must tell nothing of another namespace's objects.
-func HoldsAny(ctx context.Context, cached client.Reader, namespace, owner string, uid types.UID) (bool, error) {
+// HoldsAny reports whether the object holder (its kind, namespace, name and
+// UID) holds any ownership claim, of any kind, as the cache shows the claims
+// of namespace. A claim that names another object is not its: a UID is no
+// secret, and the answer must tell nothing of another object, of its
+// namespace or another.
+func HoldsAny(ctx context.Context, cached client.Reader, namespace string, holder Owner) (bool, error) {
 	l := &coordinationv1.LeaseList{}
-	if err := cached.List(ctx, l, client.InNamespace(namespace), client.MatchingLabels{LabelClaim: "true", LabelHolder: string(uid)}); err != nil {
+	if err := cached.List(ctx, l, client.InNamespace(namespace), client.MatchingLabels{LabelClaim: "true", LabelHolder: string(holder.UID)}); err != nil {
 		return false, errors.Wrap(err, errGetClaim)
 	}
 	for i := range l.Items {
-		if claimOf(&l.Items[i]).Owner.Namespace == owner {
+		if claimOf(&l.Items[i]).Owner.Names(holder) {
 			return true, nil
 		}
 	}

@@ -149,8 +149,8 @@ func changeClaim(change func(*coordinationv1.Lease)) func(*testing.T, client.Cli
 	}
 }
 
-// TestHoldsAny: an object holds a claim only where the claim names its own
-// namespace; a UID, which is no secret, names nothing of another's.
+// TestHoldsAny: an object holds a claim only where the claim names it; a
+// UID, which is no secret, names nothing of another object.
 func TestHoldsAny(t *testing.T) {
 	teamA := named("team-a", "orders")
 	kube := fake.NewClientBuilder().Build()
@@ -158,16 +158,22 @@ func TestHoldsAny(t *testing.T) {
 	if _, err := c.Take(context.Background(), ordersID, OwnerFor(streamKind, teamA), teamA.GetUID(), ToCreate); err != nil {
 		t.Fatal(err)
 	}
+	self := OwnerFor(streamKind, teamA)
+	asked := map[string]Owner{
+		"itself":                       self,
+		"its UID in another namespace": {Kind: self.Kind, Namespace: "team-b", Name: self.Name, UID: self.UID},
+		"its UID under another name":   {Kind: self.Kind, Namespace: self.Namespace, Name: "ghost", UID: self.UID},
+	}
 	got := map[string]bool{}
-	for _, ns := range []string{"team-a", "team-b"} {
-		held, err := HoldsAny(context.Background(), kube, "provider", ns, teamA.GetUID())
+	for what, o := range asked {
+		held, err := HoldsAny(context.Background(), kube, "provider", o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got[ns] = held
+		got[what] = held
 	}
-	if diff := cmp.Diff(map[string]bool{"team-a": true, "team-b": false}, got); diff != "" {
-		t.Errorf("holds a claim, by the namespace asked: -want, +got:\n%s", diff)
+	if diff := cmp.Diff(map[string]bool{"itself": true, "its UID in another namespace": false, "its UID under another name": false}, got); diff != "" {
+		t.Errorf("holds a claim, by the object asked: -want, +got:\n%s", diff)
 	}
 }
 

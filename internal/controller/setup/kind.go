@@ -23,6 +23,7 @@ package setup
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
@@ -30,6 +31,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -194,8 +196,13 @@ func NewSweeps(mgr ctrl.Manager, log logging.Logger, namespace string, every tim
 // claims are kept in namespace.
 func UsageSweep(mgr ctrl.Manager, namespace string) *usage.Sweep {
 	return &usage.Sweep{Kube: mgr.GetClient(), Records: usage.NewRecords(mgr.GetCache(), mgr.GetAPIReader()), Record: event.NewAPIRecorder(mgr.GetEventRecorderFor("usage-sweep")), //nolint:staticcheck,nolintlint // as managedoptions.For
-		Claimed: func(ctx context.Context, owner string, uid types.UID) (bool, error) {
-			return ownership.HoldsAny(ctx, mgr.GetCache(), namespace, owner, uid)
+		Claimed: func(ctx context.Context, ref xpv2.TypedReference, owner string, uid types.UID) (bool, error) {
+			gv, err := schema.ParseGroupVersion(ref.APIVersion)
+			if err != nil {
+				return false, nil //nolint:nilerr // a reference that names no kind names no holder
+			}
+			holder := ownership.Owner{Kind: strings.ToLower(gv.WithKind(ref.Kind).GroupKind().String()), Namespace: owner, Name: ref.Name, UID: uid}
+			return ownership.HoldsAny(ctx, mgr.GetCache(), namespace, holder)
 		}}
 }
 

@@ -24,6 +24,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -66,12 +67,11 @@ type Sweep struct {
 	// the managed resources from Kube.
 	Records *Records
 	Record  event.Recorder
-	// Claimed reports whether the object of uid, of namespace, holds an
-	// ownership claim:
-	// only one that did may have left an AWS resource behind, and is
-	// reported; the others (deleted before they made anything) are
-	// released quietly.
-	Claimed func(ctx context.Context, namespace string, uid types.UID) (bool, error)
+	// Claimed reports whether the managed resource ref, of namespace and
+	// uid, holds an ownership claim: only one that did may have left an
+	// AWS resource behind, and is reported; the others (deleted before they
+	// made anything) are released quietly.
+	Claimed func(ctx context.Context, ref xpv2.TypedReference, namespace string, uid types.UID) (bool, error)
 }
 
 // Once sweeps the usages once, from the cache.
@@ -116,7 +116,7 @@ func (s *Sweep) one(ctx context.Context, pass *Pass, u *v1alpha1.ProviderConfigU
 		err := s.Kube.Patch(ctx, u, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
 		return client.IgnoreNotFound(err)
 	case v == ResourceGone && has:
-		claimed, err := s.Claimed(ctx, u.Namespace, types.UID(u.Name))
+		claimed, err := s.Claimed(ctx, u.ResourceReference, u.Namespace, types.UID(u.Name))
 		if err != nil {
 			return err
 		}
