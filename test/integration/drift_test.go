@@ -628,7 +628,7 @@ func TestDeliveryStreamOfAnotherDestinationIsNotAdopted(t *testing.T) {
 	meta.SetExternalName(mg, name)
 	create(t, mg)
 	eventually(t, 30*time.Second, "a clear error", func() error {
-		return syncedMessage(t, mg, "delivers to ExtendedS3, not to an HTTP endpoint")
+		return syncedMessage(t, mg, "does not deliver to an HTTP endpoint")
 	})
 	if md := mg.Status.AtProvider.ACKResourceMetadata; md != nil && md.ARN != nil {
 		t.Errorf("a stream of another destination type got an ARN: %s", aws.ToString(md.ARN))

@@ -63,7 +63,9 @@ const (
 	msgPending     = "waiting for the endpoint to confirm the subscription; SNS deletes a subscription that is not confirmed within 48 hours"
 	msgLeftPending = "SNS keeps subscription %s, pending confirmation, which it does not let anyone delete: it deletes it itself 48 hours after it was requested, unless its endpoint confirms it first"
 	msgExistsOther = "SNS already has subscription %q, with attributes other than those this object sent (%s); this object did not make it and does not change it"
-	msgNotAsSent   = "SNS answered the subscribe with subscription %s, which it already had: its attributes %s are not those this object sent; this object did not make it and does not change it"
+	// msgNotAsSent names neither the subscription nor its attributes: it
+	// may be another's, and its reader does not own it.
+	msgNotAsSent = "SNS answered the subscribe with a subscription it already had, whose attributes are not those this object sent; this object did not make it and does not change it"
 )
 
 // Kind registers the kind with the provider: its API, and the AWS
@@ -319,7 +321,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Subscription) (manag
 		return managed.ExternalCreation{}, fmt.Errorf(errVerify, arn, awserrors.Wrap(err, errGet).Error())
 	}
 	if differ := snsclient.NotAsSent(in.Attributes, got.Attributes); len(differ) > 0 {
-		return managed.ExternalCreation{}, notMade{msg: fmt.Sprintf(msgNotAsSent, arn, strings.Join(differ, ", ")), status: http.StatusOK}
+		return managed.ExternalCreation{}, notMade{msg: msgNotAsSent, status: http.StatusOK}
 	}
 	meta.SetExternalName(mg, arn)
 	return managed.ExternalCreation{}, nil

@@ -62,7 +62,7 @@ const (
 
 	msgLeftGrant = "Firehose could not retire the grant it holds on KMS key %s (%s), so the stream was deleted by force: the grant may remain on the key, for the key's owner to revoke (kms:RevokeGrant)"
 
-	errOtherDestination = "delivery stream %q (the crossplane.io/external-name annotation) delivers to %s, not to an HTTP endpoint; a DeliveryStream manages only streams with an HTTP endpoint destination: set the annotation to such a stream, or remove it to create one"
+	errOtherDestination = "delivery stream %q (the crossplane.io/external-name annotation) does not deliver to an HTTP endpoint; a DeliveryStream manages only streams with an HTTP endpoint destination: set the annotation to such a stream, or remove it to create one"
 
 	accessKeyField     = "spec.forProvider.httpEndpointDestinationConfiguration.endpointConfiguration.accessKey"
 	initAccessKeyField = "spec.initProvider.httpEndpointDestinationConfiguration.endpointConfiguration.accessKey"
@@ -176,7 +176,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.DeliveryStream) (ma
 		if meta.WasDeleted(mg) {
 			return managed.ExternalObservation{ResourceExists: false}, nil
 		}
-		return managed.ExternalObservation{}, errors.Errorf(errOtherDestination, name, fh.DestinationKind(d))
+		return managed.ExternalObservation{}, errors.Errorf(errOtherDestination, name)
 	}
 
 	previous := mg.Status.AtProvider
