@@ -26,8 +26,6 @@ package firehose
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/firehose"
@@ -428,32 +426,6 @@ func DestinationDiff(p *v1alpha1.DeliveryStreamParameters, d *types.DeliveryStre
 		diff.Keyed("processingConfiguration.processors[].parameters", "parameterName").DefaultMembers(isDefault),
 		diff.Keyed("requestConfiguration.commonAttributes", "attributeName"),
 	)
-}
-
-// DestinationKind names the destinations of a stream that are not an HTTP
-// endpoint, as Firehose names them ("ExtendedS3", "Redshift", ...).
-func DestinationKind(d *types.DeliveryStreamDescription) string {
-	if len(d.Destinations) == 0 {
-		return "no destination"
-	}
-	dd := d.Destinations[0]
-	var kinds []string
-	for name, set := range map[string]bool{
-		"ExtendedS3": dd.ExtendedS3DestinationDescription != nil, "Redshift": dd.RedshiftDestinationDescription != nil,
-		"Elasticsearch": dd.ElasticsearchDestinationDescription != nil, "AmazonOpenSearchService": dd.AmazonopensearchserviceDestinationDescription != nil,
-		"AmazonOpenSearchServerless": dd.AmazonOpenSearchServerlessDestinationDescription != nil, "Splunk": dd.SplunkDestinationDescription != nil,
-		"Snowflake": dd.SnowflakeDestinationDescription != nil, "Iceberg": dd.IcebergDestinationDescription != nil,
-		"HttpEndpoint": dd.HttpEndpointDestinationDescription != nil,
-	} {
-		if set {
-			kinds = append(kinds, name)
-		}
-	}
-	if len(kinds) == 0 && dd.S3DestinationDescription != nil {
-		kinds = append(kinds, "S3")
-	}
-	slices.Sort(kinds)
-	return strings.Join(kinds, ", ")
 }
 
 // An EncryptionAction is what server-side encryption needs.

@@ -286,21 +286,3 @@ func TestCreateInputEmptyEncryption(t *testing.T) {
 	}
 }
 
-func TestDestinationKind(t *testing.T) {
-	cases := map[string]struct {
-		d    types.DestinationDescription
-		want string
-	}{
-		"ExtendedS3": {d: types.DestinationDescription{ExtendedS3DestinationDescription: &types.ExtendedS3DestinationDescription{}, S3DestinationDescription: &types.S3DestinationDescription{}}, want: "ExtendedS3"},
-		"S3":         {d: types.DestinationDescription{S3DestinationDescription: &types.S3DestinationDescription{}}, want: "S3"},
-		"Splunk":     {d: types.DestinationDescription{SplunkDestinationDescription: &types.SplunkDestinationDescription{}}, want: "Splunk"},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			got := DestinationKind(&types.DeliveryStreamDescription{Destinations: []types.DestinationDescription{tc.d}})
-			if got != tc.want {
-				t.Errorf("DestinationKind: want %q, got %q", tc.want, got)
-			}
-		})
-	}
-}
