@@ -180,13 +180,13 @@ func NewRecords(cached, live client.Reader) *Records {
 // Pass returns a pass over usages: it reads each kind's listing, config
 // and namespace at most once. Make one for each listing of usages.
 func (r *Records) Pass() *Pass {
-	return &Pass{r: r, listed: map[schema.GroupVersionKind]map[types.NamespacedName]metav1.ObjectMeta{}, admits: map[[2]string]bool{}}
+	return &Pass{r: r, listed: map[listing]map[types.NamespacedName]metav1.ObjectMeta{}, admits: map[[2]string]bool{}}
 }
 
 // A Pass checks usages against one reading of the managed resources.
 type Pass struct {
 	r      *Records
-	listed map[schema.GroupVersionKind]map[types.NamespacedName]metav1.ObjectMeta
+	listed map[listing]map[types.NamespacedName]metav1.ObjectMeta
 	// admits caches whether a ClusterProviderConfig admits a namespace.
 	admits map[[2]string]bool
 	// unreadable is the error of a namespace's labels that could not be
@@ -264,7 +264,7 @@ func (p *Pass) managed(ctx context.Context, gvk schema.GroupVersionKind, key typ
 	case err != nil && !kerrors.IsNotFound(err):
 		return nil, err
 	}
-	listed, err := p.list(ctx, gvk)
+	listed, err := p.list(ctx, listing{gvk: gvk, namespace: key.Namespace})
 	if meta.IsNoMatchError(err) {
 		return nil, nil
 	}
@@ -303,17 +303,27 @@ const namespaceTimeout = 10 * time.Second
 // listPage is how many objects' metadata one request of a listing reads.
 const listPage = 500
 
-// list lists the metadata of gvk's objects at the API server, once per
-// pass, and forgets the objects read before that it no longer shows.
-func (p *Pass) list(ctx context.Context, gvk schema.GroupVersionKind) (map[types.NamespacedName]metav1.ObjectMeta, error) {
-	if l, ok := p.listed[gvk]; ok {
+// A listing is the objects of one kind in one namespace.
+type listing struct {
+	gvk       schema.GroupVersionKind
+	namespace string
+}
+
+// list lists the metadata of the objects of a kind in a namespace at the API
+// server, once per pass, and forgets the objects read before that it no
+// longer shows. A usage names an object of its own namespace: what a
+// namespace's usages cost is a listing of that namespace, whatever else the
+// cluster holds.
+func (p *Pass) list(ctx context.Context, in listing) (map[types.NamespacedName]metav1.ObjectMeta, error) {
+	if l, ok := p.listed[in]; ok {
 		return l, nil
 	}
+	gvk := in.gvk
 	out := map[types.NamespacedName]metav1.ObjectMeta{}
 	l := &metav1.PartialObjectMetadataList{}
 	l.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
 	for {
-		if err := p.r.live.List(ctx, l, client.Limit(listPage), client.Continue(l.GetContinue())); err != nil {
+		if err := p.r.live.List(ctx, l, client.InNamespace(in.namespace), client.Limit(listPage), client.Continue(l.GetContinue())); err != nil {
 			return nil, err
 		}
 		for i := range l.Items {
@@ -324,14 +334,14 @@ func (p *Pass) list(ctx context.Context, gvk schema.GroupVersionKind) (map[types
 			break
 		}
 	}
-	p.listed[gvk] = out
+	p.listed[in] = out
 	uids := make(map[types.UID]bool, len(out))
 	for _, m := range out {
 		uids[m.UID] = true
 	}
 	p.r.mu.Lock()
 	for uid, was := range p.r.read {
-		if was.gvk == gvk && !uids[uid] {
+		if was.gvk == gvk && was.u.Namespace == in.namespace && !uids[uid] {
 			delete(p.r.read, uid)
 		}
 	}
