@@ -152,6 +152,9 @@ type Cache struct {
 	// to the same service endpoints (and redo their TLS handshakes), and
 	// keep their buffers, for every account and service.
 	http, tenantHTTP aws.HTTPClient
+	// inflight caps each namespace's calls in flight to its own configs'
+	// endpoints (inflight.go).
+	inflight *inFlight
 
 	// idleFor is how long a session no reconcile asked for is kept.
 	idleFor time.Duration
@@ -198,7 +201,7 @@ func WithIdleSessions(d time.Duration) Option { return func(c *Cache) { c.idleFo
 
 // NewCache returns a Cache that reads configs and secrets with kube.
 func NewCache(kube client.Client, o ...Option) *Cache {
-	c := &Cache{kube: kube, env: processEnvironment{}, idleFor: DefaultIdleFor, limits: defaultHTTPLimits, sessions: map[sessionKey]*Session{}, bases: map[sessionKey]*configBase{}, broken: map[sessionKey]time.Time{}, accounts: map[accountKey]string{}, failed: map[sessionKey]failure{}}
+	c := &Cache{kube: kube, env: processEnvironment{}, idleFor: DefaultIdleFor, inflight: newInFlight(), limits: defaultHTTPLimits, sessions: map[sessionKey]*Session{}, bases: map[sessionKey]*configBase{}, broken: map[sessionKey]time.Time{}, accounts: map[accountKey]string{}, failed: map[sessionKey]failure{}}
 	for _, fn := range o {
 		fn(c)
 	}
@@ -733,7 +736,7 @@ func (c *Cache) chain(ctx context.Context, cfg *config, secrets map[string][]byt
 	if e := cfg.spec.Endpoint; e != nil {
 		base.BaseEndpoint = aws.String(e.URL)
 		if cfg.namespace != "" {
-			base.HTTPClient = c.tenantHTTP
+			base.HTTPClient = c.inflight.client(c.tenantHTTP, cfg.namespace)
 		}
 	}
 	creds, err := c.credentials(ctx, cfg, base, secrets)

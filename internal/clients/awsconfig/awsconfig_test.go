@@ -761,8 +761,8 @@ func TestSessionsShareOneHTTPClient(t *testing.T) {
 	if clientOf(a) != clientOf(b) || clientOf(a) != a.Config.HTTPClient {
 		t.Error("the clients of two accounts' sessions send through HTTP clients of their own")
 	}
-	if clientOf(c) == clientOf(a) || clientOf(c) != f.cache.tenantHTTP {
-		t.Error("a namespaced config's own endpoint is not reached through the tenants' guarded HTTP client")
+	if capped, ok := clientOf(c).(capped); !ok || capped.next != f.cache.tenantHTTP || capped.namespace != "team-a" {
+		t.Error("a namespaced config's own endpoint is not reached through the tenants' guarded HTTP client, capped for its namespace")
 	}
 }
 

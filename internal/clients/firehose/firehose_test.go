@@ -285,4 +285,3 @@ func TestCreateInputEmptyEncryption(t *testing.T) {
 		t.Errorf("an empty encryption block asked for encryption: %+v", in.DeliveryStreamEncryptionConfigurationInput)
 	}
 }
-
