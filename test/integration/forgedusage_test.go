@@ -207,7 +207,7 @@ func TestMadeUpKindsAddNoSeries(t *testing.T) {
 		}
 	}
 	for _, u := range forged {
-		if err := cp.Client.Delete(ctx, u); client.IgnoreNotFound(err) != nil {
+		if err := client.IgnoreNotFound(cp.Client.Delete(ctx, u)); err != nil {
 			t.Fatal(err)
 		}
 	}

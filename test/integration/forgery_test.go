@@ -75,7 +75,8 @@ func TestAForgedRecordTakesNothing(t *testing.T) {
 					meta.SetExternalName(mg, ext)
 				}
 			})
-			refused(t, b, teamA+"/"+name)
+			refused(t, b, "belongs to an object of another namespace")
+			tellsNothingOf(t, b, teamA)
 			time.Sleep(2 * testPoll)
 			if w := subtract(providerWritesNow(s, k.counted(a)), before); len(w) != 0 {
 				t.Errorf("writes to team A's resource on behalf of the forging object: %v", w)
@@ -147,9 +148,11 @@ func TestFiveNamespacesAskingAtOnce(t *testing.T) {
 				t.Errorf("the claim is held by %q, not by the Ready object %s", got, winner.GetUID())
 			}
 			// A refusal made before the winner's claim, while another
-			// loser still looked oldest, names that one until its next
-			// retry: each comes to name the holder.
-			eventually(t, 45*time.Second, "every refusal names the holder", func() error {
+			// loser still looked oldest, says that one asked first until
+			// its next retry: each comes to name the holder's claim, and
+			// none names the holder's namespace.
+			lease := claimLease(t, winner)
+			eventually(t, 45*time.Second, "every refusal names the holder's claim", func() error {
 				for _, mg := range objects {
 					if mg == winner {
 						continue
@@ -158,8 +161,11 @@ func TestFiveNamespacesAskingAtOnce(t *testing.T) {
 					if err != nil {
 						return err
 					}
-					if !strings.Contains(synced.Message, winner.GetNamespace()+"/"+name) {
-						return fmt.Errorf("the refusal does not name the holder %s: %s", winner.GetNamespace(), synced.Message)
+					if !strings.Contains(synced.Message, "belongs to an object of another namespace") || !strings.Contains(synced.Message, lease.Namespace+"/"+lease.Name) {
+						return fmt.Errorf("the refusal does not name the holder's claim %s/%s: %s", lease.Namespace, lease.Name, synced.Message)
+					}
+					if strings.Contains(synced.Message, winner.GetNamespace()) {
+						return fmt.Errorf("the refusal names the holder's namespace %s: %s", winner.GetNamespace(), synced.Message)
 					}
 				}
 				return nil

@@ -491,6 +491,33 @@ const pruneEvery = time.Minute
 // tenant makes the cache keep goes once it is no longer used.
 func (c *Cache) Prune(ctx context.Context) {
 	now := time.Now()
+	exists := c.configsExisting(ctx)
+	c.mu.Lock()
+	idle := now.Add(-c.idleFor).UnixNano()
+	inUse, inRegion := map[sessionKey]bool{}, map[accountKey]bool{}
+	for k, s := range c.sessions {
+		if !exists[k.config()] || s.used.Load() < idle {
+			delete(c.sessions, k)
+			continue
+		}
+		base := k
+		base.tenant = ""
+		inUse[base] = true
+		inRegion[accountKey{config: k.config(), region: k.region}] = true
+	}
+	maps.DeleteFunc(c.bases, func(k sessionKey, _ *configBase) bool { return !inUse[k] })
+	maps.DeleteFunc(c.broken, func(k sessionKey, at time.Time) bool { return !exists[k.config()] || at.UnixNano() < idle })
+	maps.DeleteFunc(c.accounts, func(k accountKey, _ string) bool { return !exists[k.config] || !inRegion[k] })
+	maps.DeleteFunc(c.failed, func(k sessionKey, f failure) bool { return !exists[k.config()] || now.Sub(f.at) >= failedFor })
+	c.mu.Unlock()
+	if c.budgets != nil {
+		c.budgets.Prune(c.idleFor)
+	}
+}
+
+// configsExisting tells, of every config the cache keeps something of,
+// whether it still exists.
+func (c *Cache) configsExisting(ctx context.Context) map[configKey]bool {
 	c.mu.Lock()
 	configs := map[configKey]bool{}
 	for k := range c.sessions {
@@ -509,43 +536,7 @@ func (c *Cache) Prune(ctx context.Context) {
 	for ck := range configs {
 		configs[ck] = c.exists(ctx, ck)
 	}
-	c.mu.Lock()
-	idle := now.Add(-c.idleFor).UnixNano()
-	inUse, inRegion := map[sessionKey]bool{}, map[accountKey]bool{}
-	for k, s := range c.sessions {
-		if !configs[k.config()] || s.used.Load() < idle {
-			delete(c.sessions, k)
-			continue
-		}
-		base := k
-		base.tenant = ""
-		inUse[base] = true
-		inRegion[accountKey{config: k.config(), region: k.region}] = true
-	}
-	for k := range c.bases {
-		if !inUse[k] {
-			delete(c.bases, k)
-		}
-	}
-	for k, at := range c.broken {
-		if !configs[k.config()] || at.UnixNano() < idle {
-			delete(c.broken, k)
-		}
-	}
-	for k := range c.accounts {
-		if !configs[k.config] || !inRegion[k] {
-			delete(c.accounts, k)
-		}
-	}
-	for k, f := range c.failed {
-		if !configs[k.config()] || now.Sub(f.at) >= failedFor {
-			delete(c.failed, k)
-		}
-	}
-	c.mu.Unlock()
-	if c.budgets != nil {
-		c.budgets.Prune(c.idleFor)
-	}
+	return configs
 }
 
 // Start prunes the cache every minute until ctx ends: a manager's Runnable,

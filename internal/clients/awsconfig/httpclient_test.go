@@ -113,7 +113,7 @@ func TestBoundedBodies(t *testing.T) {
 			srv := httptest.NewServer(tc.handler)
 			defer srv.Close()
 			c := defaultHTTPLimits.client(defaultHTTPLimits.buildable())
-			req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, srv.URL, nil)
+			req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, srv.URL, http.NoBody)
 			resp, err := c.Do(req)
 			if err != nil {
 				t.Fatal(err)
@@ -165,18 +165,24 @@ func TestTimeBoundedExchanges(t *testing.T) {
 	l := defaultHTTPLimits
 	l.tlsHandshake, l.responseHeader, l.exchange = 300*time.Millisecond, 300*time.Millisecond, time.Second
 
-	silent, err := net.Listen("tcp", "127.0.0.1:0") // accepts, says nothing
+	silent, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0") // accepts, says nothing
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer silent.Close()
 	go func() {
+		var held []net.Conn
+		defer func() {
+			for _, c := range held {
+				_ = c.Close()
+			}
+		}()
 		for {
 			c, err := silent.Accept()
 			if err != nil {
 				return
 			}
-			defer c.Close()
+			held = append(held, c)
 		}
 	}()
 	var elsewhere atomic.Int32
@@ -236,7 +242,7 @@ func TestTimeBoundedExchanges(t *testing.T) {
 			}
 			for client, c := range map[string]aws.HTTPClient{"Shared": l.client(l.buildable()), "Tenant": tenantDialGuard{allowed: loopbackOnly}.httpClient(l)} {
 				start := time.Now()
-				req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
+				req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, url, http.NoBody)
 				resp, err := c.Do(req)
 				if err == nil {
 					_, err = io.Copy(io.Discard, resp.Body)

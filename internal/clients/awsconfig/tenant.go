@@ -274,12 +274,12 @@ func (g tenantDialGuard) addresses(ctx context.Context, network, address string)
 		if err != nil || len(found) == 0 {
 			return nil, errors.Errorf(errTenantResolve, host)
 		}
-		aws := isAWSDomain(host)
+		awsName := isAWSDomain(host)
 		for _, ip := range found {
 			if what, ok := g.refusal(ip); !ok {
 				return nil, errors.Errorf(errTenantAddress+"; %s resolves to it", what, host)
 			}
-			if !aws && !g.admits(ip) {
+			if !awsName && !g.admits(ip) {
 				return nil, errors.Errorf(errTenantName, host, ip.WithZone("").Unmap())
 			}
 			ips = append(ips, ip.WithZone("").Unmap())

@@ -345,7 +345,7 @@ func TestTenantDialerDialsWhatItJudged(t *testing.T) {
 	}))
 	got := map[string]string{}
 	for _, host := range []string{"example.com", "not-the-certificates.example"} {
-		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, "https://"+host+":"+port+"/", nil)
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, "https://"+host+":"+port+"/", http.NoBody)
 		resp, err := c.Do(req)
 		if err != nil {
 			got[host] = "refused"

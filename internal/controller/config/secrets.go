@@ -22,6 +22,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -47,6 +48,8 @@ type configRef struct {
 	kind, namespace, name string
 	spec                  v1alpha1.ProviderConfigSpec
 	users                 int64
+	// deleting is true once the config's deletion was asked for.
+	deleting bool
 }
 
 // secretsOf are the Secrets a config's credentials read. A namespaced config
@@ -104,7 +107,27 @@ func (r secretProtection) Reconcile(ctx context.Context, req reconcile.Request) 
 			return reconcile.Result{}, errors.Wrapf(err, errProtect, s)
 		}
 	}
-	return r.Reconciler.Reconcile(ctx, req)
+	res, err := r.Reconciler.Reconcile(ctx, req)
+	if cfg.deleting && cfg.users > 0 && r.gone(ctx, req.NamespacedName) {
+		// Its last users went between the count above and the count
+		// that let the config go: nothing reconciles it again, and its
+		// Secrets are let go now.
+		for _, s := range secretsOf(*cfg) {
+			if err := r.letGoUnlessUsed(ctx, s, *cfg); err != nil {
+				return reconcile.Result{}, errors.Wrapf(err, errProtect, s)
+			}
+		}
+	}
+	return res, err
+}
+
+// gone reports whether the config of nn is gone, at the API server.
+func (r secretProtection) gone(ctx context.Context, nn types.NamespacedName) bool {
+	var o client.Object = &v1alpha1.ClusterProviderConfig{}
+	if r.kind == v1alpha1.ProviderConfigKind {
+		o = &v1alpha1.ProviderConfig{}
+	}
+	return kerrors.IsNotFound(r.live.Get(ctx, nn, o))
 }
 
 // read reads a config of kind and counts its usages, as crossplane-runtime's
@@ -117,13 +140,13 @@ func (r secretProtection) read(ctx context.Context, kind string, nn types.Namesp
 		if err := r.kube.Get(ctx, nn, pc); err != nil {
 			return nil, err
 		}
-		c.spec = pc.Spec
+		c.spec, c.deleting = pc.Spec, meta.WasDeleted(pc)
 	default:
 		pc := &v1alpha1.ClusterProviderConfig{}
 		if err := r.kube.Get(ctx, nn, pc); err != nil {
 			return nil, err
 		}
-		c.spec = pc.Spec.ProviderConfigSpec
+		c.spec, c.deleting = pc.Spec.ProviderConfigSpec, meta.WasDeleted(pc)
 	}
 	usages := &v1alpha1.ProviderConfigUsageList{}
 	// Only counted: the cache's own objects serve, uncopied.

@@ -178,8 +178,8 @@ var beingDeleted = predicate.NewPredicateFuncs(func(o client.Object) bool {
 	return meta.WasDeleted(o) && meta.FinalizerExists(o, Finalizer)
 })
 
-// SetupDeleted adds the controller that runs Deleted on every replica
-// (a usage's release is safe to make twice).
+// SetupDeleted adds the controller that runs Deleted, on the replica that
+// leads.
 func (s *Sweep) SetupDeleted(mgr ctrl.Manager, o controller.Options) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("usage-deleted").

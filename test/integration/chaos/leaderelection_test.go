@@ -170,9 +170,9 @@ func controllersLogging(log, what string) []string {
 	return out
 }
 
-// controllerCount is the number of controllers a replica runs: one per kind
-// and two for the provider configs.
-var controllerCount = len(kinds) + 2
+// controllerCount is the number of controllers a replica runs: one per kind,
+// two for the provider configs and one for the usages being deleted.
+var controllerCount = len(kinds) + 3
 
 // logsIfFailed prints the end of every log of the replicas when the test
 // failed.
