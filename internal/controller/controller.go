@@ -99,6 +99,12 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		ready.Expect(k.GroupVersionKind.Kind)
 	}
 	err := config.Setup(ready.Manager(mgr, configKind), o, shared.Shards)
+	if err == nil {
+		// A usage whose namespace is deleted goes as soon as its object
+		// has (or never held it), not at the next sweep; ready with the
+		// configs' controllers.
+		err = setup.UsageSweep(mgr, shared.Namespace).SetupDeleted(ready.Manager(mgr, configKind), o)
+	}
 	ready.SetUp(configKind, err)
 	if err != nil {
 		return err
@@ -107,11 +113,6 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		if err := mgr.Add(shared.Sweeps); err != nil {
 			return err
 		}
-	}
-	// A usage whose namespace is deleted goes as soon as its object has
-	// (or never held it), not at the next sweep.
-	if err := setup.UsageSweep(mgr, shared.Namespace).SetupDeleted(mgr, o); err != nil {
-		return err
 	}
 	if shared.Sessions != nil {
 		// The sessions and budgets of configs, regions and namespaces
