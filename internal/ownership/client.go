@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aws/smithy-go"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
@@ -427,6 +428,9 @@ func (c *Client[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreatio
 	default:
 		return c.afterLostAnswer(ctx, mg, err)
 	}
+	// AWS's own words of the name taken, quoted beside the provider's
+	// reading of them.
+	said := awsSaid(err)
 	id, w := c.kind.Identity(mg), c.kind.Terms
 	if c.lookSkipped {
 		// This create stood for the look, the object had made or tried
@@ -445,7 +449,7 @@ func (c *Client[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreatio
 	case oerr != nil:
 		return managed.ExternalCreation{}, errors.Wrapf(oerr, errObserve, w.Noun, id, w.Field)
 	case !o.ResourceExists:
-		return managed.ExternalCreation{}, errors.Errorf(msgHidden, w.Noun, id, w.Field)
+		return managed.ExternalCreation{}, errors.New(fmt.Sprintf(msgHidden, w.Noun, id, w.Field) + said)
 	}
 	asked := mg
 	if c.lookSkipped {
@@ -472,7 +476,17 @@ func (c *Client[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreatio
 			return managed.ExternalCreation{}, err
 		}
 	}
-	return managed.ExternalCreation{}, errors.New(c.message(mg, d))
+	return managed.ExternalCreation{}, errors.New(c.message(mg, d) + said)
+}
+
+// awsSaid is AWS's own code and message of err, as a refusal quotes them
+// beside the provider's reading; "" when err carries none.
+func awsSaid(err error) string {
+	var ae smithy.APIError
+	if !errors.As(err, &ae) {
+		return ""
+	}
+	return fmt.Sprintf(" (AWS answered the create: %s: %s)", ae.ErrorCode(), ae.ErrorMessage())
 }
 
 // afterLostAnswer looks at once for what a create whose outcome is unknown

@@ -647,6 +647,12 @@ func TestClientCreate(t *testing.T) {
 			reason:    "Another object holds the identity: no create.",
 			claimedBy: teamA, aws: &awsStream{}, wantErr: "belongs to an object of another namespace", holder: "uid-team-a-orders", purpose: ToCreate,
 		},
+		"AlreadyExistsQuotesAWS": {
+			reason: "A name taken says AWS's own code and message beside the provider's reading of them.",
+			aws: &awsStream{exists: true, tags: OwnerTags(streamKind, named("team-x", "orders")),
+				createErr: &smithy.GenericAPIError{Code: "ResourceInUseException", Message: "Firehose orders under account 000000000000 already exists"}},
+			wantErr: "(AWS answered the create: ResourceInUseException: Firehose orders under account 000000000000 already exists)",
+		},
 		"AlreadyExistsMadeElsewhere": {
 			reason: "AWS has it, tagged by another object: refused, and the claim let go.",
 			aws: &awsStream{exists: true, tags: OwnerTags(streamKind, named("team-x", "orders")),
