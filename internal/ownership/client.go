@@ -20,6 +20,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aws/smithy-go"
@@ -91,6 +92,11 @@ type Kind[MR Object[MR]] struct {
 	// when the identity exists: a new object creates before it looks
 	// (CreatesFirst), and looks only if AWS answers that it exists.
 	CreateRefusedIfExists bool
+	// deleteAnswered are the objects whose own Delete AWS answered
+	// (accepted, or not found), by UID, and when (goneAfterDelete).
+	deleteMu       sync.Mutex
+	deleteAnswered map[types.UID]time.Time
+
 	// PlaceOf tells where another object's calls go, from its config and
 	// the session its config's reconciles built, building none: false when
 	// it calls nowhere (its config is missing, does not admit its namespace
@@ -230,6 +236,12 @@ func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObserv
 	}
 	if err != nil {
 		return o, err
+	}
+	if !o.ResourceExists && c.mayStillExist(ctx, mg) {
+		// A read's not-found proves nothing of what this object made (AWS
+		// may not show it for a moment after a write): the object's own
+		// Delete, whose answer is the evidence that it is gone, is made.
+		return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, nil
 	}
 	if !o.ResourceExists {
 		return c.beforeCreate(ctx, mg, before, o)
@@ -560,6 +572,68 @@ func (c *Client[MR]) madeNothing(ctx context.Context, mg MR, createErr error) er
 // first, so that what it says of AWS's answer still decides.
 func afterCreate(createErr, then error) error {
 	return fmt.Errorf("%w; %w", createErr, then)
+}
+
+// Delete deletes the resource; once AWS answered it (accepted, or not
+// found), a read that does not find the resource is believed.
+func (c *Client[MR]) Delete(ctx context.Context, mg MR) (managed.ExternalDelete, error) {
+	d, err := c.TypedExternalClient.Delete(ctx, mg)
+	if err == nil {
+		c.kind.deleteWasAnswered(mg.GetUID())
+	}
+	return d, err
+}
+
+// mayStillExist reports whether a resource this object is being deleted
+// with, which a read did not find, may still exist for all that: the object
+// holds its identity's claim for a resource it made, adopted or carried over,
+// or for a create it made whose answer was lost, its external name addresses
+// it, and no Delete of its own was answered since.
+func (c *Client[MR]) mayStillExist(ctx context.Context, mg MR) bool {
+	if !meta.WasDeleted(mg) || meta.GetExternalName(mg) == "" || c.kind.Identity(mg) == "" || c.kind.deleteAnsweredFor(mg.GetUID()) {
+		return false
+	}
+	cl, ok := c.kind.Claims.cachedClaim(ctx, c.identity(mg))
+	if !ok || cl.Holder != mg.GetUID() {
+		return false
+	}
+	switch cl.Purpose {
+	case Created, Adopted, Carried:
+		return true
+	case ToCreate:
+		return !meta.GetExternalCreatePending(mg).IsZero()
+	case Refused, Denied, Retained:
+	}
+	return false
+}
+
+// goneAfterDelete is how long an answered Delete is remembered: the reads
+// of a deletion that follow come within seconds.
+const goneAfterDelete = 10 * time.Minute
+
+// deleteWasAnswered remembers that AWS answered uid's Delete, and forgets
+// the answers older than goneAfterDelete.
+func (k *Kind[MR]) deleteWasAnswered(uid types.UID) {
+	k.deleteMu.Lock()
+	defer k.deleteMu.Unlock()
+	now := time.Now()
+	if k.deleteAnswered == nil {
+		k.deleteAnswered = map[types.UID]time.Time{}
+	}
+	for u, at := range k.deleteAnswered {
+		if now.Sub(at) > goneAfterDelete {
+			delete(k.deleteAnswered, u)
+		}
+	}
+	k.deleteAnswered[uid] = now
+}
+
+// deleteAnsweredFor reports whether AWS answered uid's Delete lately.
+func (k *Kind[MR]) deleteAnsweredFor(uid types.UID) bool {
+	k.deleteMu.Lock()
+	defer k.deleteMu.Unlock()
+	at, ok := k.deleteAnswered[uid]
+	return ok && time.Since(at) <= goneAfterDelete
 }
 
 // Update marks an adopted resource as this object's, then makes it match the

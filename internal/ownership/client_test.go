@@ -959,3 +959,69 @@ func testScheme(t *testing.T) *runtime.Scheme {
 	}
 	return s
 }
+
+// TestClientDeleteBelievesOnlyItsOwnDelete: an object being deleted whose
+// read does not find what it made calls its own Delete, whose answer is the
+// evidence that it is gone; then the read is believed. One that made
+// nothing is let go at once.
+func TestClientDeleteBelievesOnlyItsOwnDelete(t *testing.T) {
+	deleting := func(mg *v1alpha1.DeliveryStream) {
+		now := metav1.Now()
+		mg.DeletionTimestamp = &now
+		mg.Finalizers = []string{"finalizer.managedresource.crossplane.io"}
+		meta.SetExternalName(mg, "orders")
+	}
+	type want struct {
+		exists []bool // each Observe's ResourceExists, a Delete after each that found it
+		calls  []string
+	}
+	cases := map[string]struct {
+		reason  string
+		purpose Purpose // the claim self holds; "" for none
+		want    want
+	}{
+		"MadeIt": {
+			reason:  "What the object made is deleted by its own Delete, whatever a read says; after it, the read is believed.",
+			purpose: Created,
+			want:    want{exists: []bool{true, false}, calls: []string{"Observe", "Delete", "Observe"}},
+		},
+		"MadeNothing": {
+			reason:  "An object whose create AWS refused for good made nothing: a read that finds nothing lets it go.",
+			purpose: Denied,
+			want:    want{exists: []bool{false}, calls: []string{"Observe"}},
+		},
+		"HoldsNothing": {
+			reason: "An object that holds no claim made nothing the provider knows of.",
+			want:   want{exists: []bool{false}, calls: []string{"Observe"}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			self := named("team-a", "orders", deleting)
+			kube, k := cluster(t, self)
+			if tc.purpose != "" {
+				claimFor(t, kube, self, tc.purpose)
+			}
+			aws := &awsStream{}
+			got := want{}
+			for range 3 {
+				c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, askerAt)
+				o, err := c.Observe(context.Background(), self)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got.exists = append(got.exists, o.ResourceExists)
+				if !o.ResourceExists {
+					break
+				}
+				if _, err := c.Delete(context.Background(), self); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got.calls = aws.calls
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
