@@ -399,7 +399,8 @@ func TestOneAWSResourceOneOwner(t *testing.T) {
 			k.vary(b)
 			before := providerWritesNow(s, k.counted(a))
 			create(t, b)
-			refused(t, b, teamA+"/"+name)
+			refused(t, b, "belongs to an object of another namespace")
+			tellsNothingOf(t, b, teamA)
 			if w := subtract(providerWrites(s, k.counted(a), 5), before); len(w) != 0 {
 				t.Errorf("writes to team A's resource while team B asks for it: %v", w)
 			}
