@@ -93,9 +93,12 @@ type Kind[MR Object[MR]] struct {
 	// (CreatesFirst), and looks only if AWS answers that it exists.
 	CreateRefusedIfExists bool
 	// deleteAnswered are the objects whose own Delete AWS answered
-	// (accepted, or not found), by UID, and when (goneAfterDelete).
+	// (accepted, or not found), by UID, and when (goneAfterDelete);
+	// notShown those whose reads do not find what they made, and since
+	// when (ConsistencyWindow).
 	deleteMu       sync.Mutex
 	deleteAnswered map[types.UID]time.Time
+	notShown       map[types.UID]time.Time
 
 	// PlaceOf tells where another object's calls go, from its config and
 	// the session its config's reconciles built, building none: false when
@@ -242,6 +245,10 @@ func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObserv
 		// may not show it for a moment after a write): the object's own
 		// Delete, whose answer is the evidence that it is gone, is made.
 		return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, nil
+	}
+	if err := c.notShownYet(ctx, mg, o.ResourceExists); err != nil {
+		restore(mg, before)
+		return managed.ExternalObservation{}, err
 	}
 	if !o.ResourceExists {
 		return c.beforeCreate(ctx, mg, before, o)
@@ -605,6 +612,67 @@ func (c *Client[MR]) mayStillExist(ctx context.Context, mg MR) bool {
 	case Refused, Denied, Retained:
 	}
 	return false
+}
+
+// ConsistencyWindow is how long a read may not find what an object made
+// before it is taken as gone and created again: AWS's reads can answer
+// not-found for a moment after a write, and a create made meanwhile would
+// make a second resource, or be refused as another's.
+var ConsistencyWindow = time.Minute
+
+const msgNotShown = "AWS does not show %s %q (%s), which this object made, since %s; it is looked at again, and created again only if AWS still does not show it after %s"
+
+// notShownYet returns an error while a read has not found what the object
+// made (it holds its identity's claim for it, and its external name
+// addresses it) for less than ConsistencyWindow, so that it is not created
+// again; nil once found, or after the window.
+func (c *Client[MR]) notShownYet(ctx context.Context, mg MR, found bool) error {
+	uid := mg.GetUID()
+	if found || meta.WasDeleted(mg) || meta.GetExternalName(mg) == "" || c.kind.Identity(mg) == "" {
+		c.kind.shown(uid)
+		return nil
+	}
+	cl, ok := c.kind.Claims.cachedClaim(ctx, c.identity(mg))
+	if !ok || cl.Holder != uid || (cl.Purpose != Created && cl.Purpose != Adopted && cl.Purpose != Carried) {
+		c.kind.shown(uid)
+		return nil
+	}
+	since := c.kind.notShownSince(uid)
+	if time.Since(since) >= ConsistencyWindow {
+		c.kind.shown(uid)
+		return nil
+	}
+	w := c.kind.Terms
+	return errors.Errorf(msgNotShown, w.Noun, c.kind.Identity(mg), w.Field, since.UTC().Format(time.RFC3339), ConsistencyWindow)
+}
+
+// notShownSince returns since when reads do not find uid's resource,
+// remembering now if this is the first, and forgets the objects not heard
+// of for several windows.
+func (k *Kind[MR]) notShownSince(uid types.UID) time.Time {
+	k.deleteMu.Lock()
+	defer k.deleteMu.Unlock()
+	now := time.Now()
+	if k.notShown == nil {
+		k.notShown = map[types.UID]time.Time{}
+	}
+	for u, at := range k.notShown {
+		if now.Sub(at) > 10*ConsistencyWindow {
+			delete(k.notShown, u)
+		}
+	}
+	if at, ok := k.notShown[uid]; ok {
+		return at
+	}
+	k.notShown[uid] = now
+	return now
+}
+
+// shown forgets that reads did not find uid's resource.
+func (k *Kind[MR]) shown(uid types.UID) {
+	k.deleteMu.Lock()
+	defer k.deleteMu.Unlock()
+	delete(k.notShown, uid)
 }
 
 // goneAfterDelete is how long an answered Delete is remembered: the reads

@@ -1025,3 +1025,34 @@ func TestClientDeleteBelievesOnlyItsOwnDelete(t *testing.T) {
 		})
 	}
 }
+
+// TestClientNotShownIsNotCreatedAgain: a read that does not find what the
+// object made (AWS's reads can say not-found for a moment after a write)
+// creates nothing for ConsistencyWindow; after it, the resource is taken as
+// gone and created again.
+func TestClientNotShownIsNotCreatedAgain(t *testing.T) {
+	self := named("team-a", "orders", func(mg *v1alpha1.DeliveryStream) { meta.SetExternalName(mg, "orders") })
+	kube, k := cluster(t, self)
+	claimFor(t, kube, self, Created)
+	aws := &awsStream{}
+	observe := func() error {
+		_, err := Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, askerAt).Observe(context.Background(), self)
+		return err
+	}
+	for range 2 {
+		if err := observe(); err == nil || !strings.Contains(err.Error(), "which this object made") {
+			t.Fatalf("a read that does not find what the object made, within the window: %v", err)
+		}
+	}
+	if diff := cmp.Diff(Created, purposeOf(t, kube)); diff != "" {
+		t.Errorf("the claim within the window: -want, +got:\n%s", diff)
+	}
+	defer func(w time.Duration) { ConsistencyWindow = w }(ConsistencyWindow)
+	ConsistencyWindow = 0
+	if err := observe(); err != nil {
+		t.Fatalf("after the window: %v", err)
+	}
+	if diff := cmp.Diff(ToCreate, purposeOf(t, kube)); diff != "" {
+		t.Errorf("the claim after the window, for the create that follows: -want, +got:\n%s", diff)
+	}
+}
