@@ -80,12 +80,14 @@ func TestABrokenConfigOrARefusedCreateHoldsNoName(t *testing.T) {
 
 	model(t, s, refusedName)
 	entitled := []resource.Managed{newEndpoint(teamA, endpointName), newStream(t, teamA, streamName), newEndpointConfig(teamA, refusedName, refusedName)}
+	asked := time.Now()
 	for _, mg := range entitled {
 		create(t, mg)
 	}
 	for _, mg := range entitled {
 		eventually(t, 60*time.Second, "team A's "+mg.GetName()+" Ready", func() error { return isReady(t, mg) })
 	}
+	t.Logf("team A's objects Ready %s after they were made, the names team B asked for first theirs", time.Since(asked).Round(100*time.Millisecond))
 	for _, mg := range entitled {
 		if h := claimHolder(t, mg); h != string(mg.GetUID()) {
 			t.Errorf("the claim of %s is held by %q, not by team A's object", mg.GetName(), h)
