@@ -152,6 +152,11 @@ type Observed struct {
 	ARN string
 	// Tags reads and writes its tags; nil for a kind AWS cannot tag.
 	Tags *tags.Service
+	// LetGo is true when the Observe found the resource, and answered
+	// that it does not exist for the object's deletion to leave it: AWS
+	// keeps it (a subscription pending confirmation), or it was never
+	// the object's (a stream of another destination).
+	LetGo bool
 }
 
 // LastObserved returns what the last Observe found.
@@ -597,7 +602,7 @@ func (c *Client[MR]) Delete(ctx context.Context, mg MR) (managed.ExternalDelete,
 // or for a create it made whose answer was lost, its external name addresses
 // it, and no Delete of its own was answered since.
 func (c *Client[MR]) mayStillExist(ctx context.Context, mg MR) bool {
-	if !meta.WasDeleted(mg) || meta.GetExternalName(mg) == "" || c.kind.Identity(mg) == "" || c.kind.deleteAnsweredFor(mg.GetUID()) {
+	if !meta.WasDeleted(mg) || c.lastObserved().LetGo || meta.GetExternalName(mg) == "" || c.kind.Identity(mg) == "" || c.kind.deleteAnsweredFor(mg.GetUID()) {
 		return false
 	}
 	cl, ok := c.kind.Claims.cachedClaim(ctx, c.identity(mg))

@@ -202,6 +202,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (mana
 		if e.left != nil {
 			e.left(mg, fmt.Sprintf(msgLeftPending, arn))
 		}
+		e.LetGo = true
 		return managed.ExternalObservation{ResourceExists: false}, nil
 	}
 	p := &mg.Spec.ForProvider

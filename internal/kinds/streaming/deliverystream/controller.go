@@ -174,6 +174,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.DeliveryStream) (ma
 		// A stream of another destination type was never this object's: it is
 		// neither verified nor deleted with it.
 		if meta.WasDeleted(mg) {
+			e.LetGo = true
 			return managed.ExternalObservation{ResourceExists: false}, nil
 		}
 		return managed.ExternalObservation{}, errors.Errorf(errOtherDestination, name)
