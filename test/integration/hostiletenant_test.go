@@ -27,10 +27,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	eventbusv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
 	apisv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
@@ -46,12 +44,7 @@ func TestABrokenConfigOrARefusedCreateHoldsNoName(t *testing.T) {
 	s := provider(t)
 	teamA, teamB := namespace(t), namespace(t)
 	create(t, secretWith(teamB, "aws", "not-the-key", "[default]\naws_access_key_id = AKIDB\naws_secret_access_key = s\n"))
-	create(t, &apisv1alpha1.ProviderConfig{ObjectMeta: metav1.ObjectMeta{Namespace: teamB, Name: "broken"}, Spec: apisv1alpha1.ProviderConfigSpec{
-		Credentials: apisv1alpha1.ProviderCredentials{Source: apisv1alpha1.CredentialsSourceSecret,
-			SecretRef: &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Name: "aws", Namespace: teamB}, Key: "credentials"}},
-		Region:   aws.String("us-east-1"),
-		Endpoint: &apisv1alpha1.EndpointOverride{URL: s.url},
-	}})
+	create(t, namespacedConfig(teamB, "broken", s.url))
 	broken := &xpv2.ProviderConfigReference{Kind: apisv1alpha1.ProviderConfigKind, Name: "broken"}
 
 	endpointName, streamName, refusedName := short("orders"), short("orders-stream"), short("team-a-churn")
@@ -119,12 +112,7 @@ func TestConfigsThatGoCostNothing(t *testing.T) {
 		objects := make([]*eventbusv1alpha1.Endpoint, n)
 		configs := make([]*apisv1alpha1.ProviderConfig, n)
 		for i := range n {
-			configs[i] = &apisv1alpha1.ProviderConfig{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: fmt.Sprintf("%s-%d", prefix, i)}, Spec: apisv1alpha1.ProviderConfigSpec{
-				Credentials: apisv1alpha1.ProviderCredentials{Source: apisv1alpha1.CredentialsSourceSecret,
-					SecretRef: &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Name: "aws", Namespace: ns}, Key: "credentials"}},
-				Region:   aws.String("us-east-1"),
-				Endpoint: &apisv1alpha1.EndpointOverride{URL: s.url},
-			}}
+			configs[i] = namespacedConfig(ns, fmt.Sprintf("%s-%d", prefix, i), s.url)
 			create(t, configs[i])
 			objects[i] = newEndpoint(ns, short(fmt.Sprintf("%s-%d", prefix, i)))
 			objects[i].Spec.ProviderConfigReference = &xpv2.ProviderConfigReference{Kind: apisv1alpha1.ProviderConfigKind, Name: configs[i].Name}

@@ -270,3 +270,14 @@ func writes(calls map[string]int, service string) map[string]int {
 func secretWith(namespace, name, key, value string) *corev1.Secret {
 	return &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}, StringData: map[string]string{key: value}}
 }
+
+// namespacedConfig is a ProviderConfig of namespace, named name, that signs
+// with the key "credentials" of its Secret "aws" and calls url in us-east-1.
+func namespacedConfig(namespace, name, url string) *v1alpha1.ProviderConfig {
+	return &v1alpha1.ProviderConfig{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}, Spec: v1alpha1.ProviderConfigSpec{
+		Credentials: v1alpha1.ProviderCredentials{Source: v1alpha1.CredentialsSourceSecret,
+			SecretRef: &xpv2.SecretKeySelector{SecretReference: xpv2.SecretReference{Name: "aws", Namespace: namespace}, Key: "credentials"}},
+		Region:   aws.String("us-east-1"),
+		Endpoint: &v1alpha1.EndpointOverride{URL: url},
+	}}
+}
