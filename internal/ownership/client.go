@@ -92,11 +92,12 @@ type Kind[MR Object[MR]] struct {
 	// when the identity exists: a new object creates before it looks
 	// (CreatesFirst), and looks only if AWS answers that it exists.
 	CreateRefusedIfExists bool
+	// What reads of what objects made may be believed, under readsMu:
 	// deleteAnswered are the objects whose own Delete AWS answered
 	// (accepted, or not found), by UID, and when (goneAfterDelete);
 	// notShown those whose reads do not find what they made, and since
 	// when (ConsistencyWindow).
-	deleteMu       sync.Mutex
+	readsMu        sync.Mutex
 	deleteAnswered map[types.UID]time.Time
 	notShown       map[types.UID]time.Time
 
@@ -655,8 +656,8 @@ func (c *Client[MR]) notShownYet(ctx context.Context, mg MR, found bool) error {
 // remembering now if this is the first, and forgets the objects not heard
 // of for several windows.
 func (k *Kind[MR]) notShownSince(uid types.UID) time.Time {
-	k.deleteMu.Lock()
-	defer k.deleteMu.Unlock()
+	k.readsMu.Lock()
+	defer k.readsMu.Unlock()
 	now := time.Now()
 	if k.notShown == nil {
 		k.notShown = map[types.UID]time.Time{}
@@ -675,8 +676,8 @@ func (k *Kind[MR]) notShownSince(uid types.UID) time.Time {
 
 // shown forgets that reads did not find uid's resource.
 func (k *Kind[MR]) shown(uid types.UID) {
-	k.deleteMu.Lock()
-	defer k.deleteMu.Unlock()
+	k.readsMu.Lock()
+	defer k.readsMu.Unlock()
 	delete(k.notShown, uid)
 }
 
@@ -687,8 +688,8 @@ const goneAfterDelete = 10 * time.Minute
 // deleteWasAnswered remembers that AWS answered uid's Delete, and forgets
 // the answers older than goneAfterDelete.
 func (k *Kind[MR]) deleteWasAnswered(uid types.UID) {
-	k.deleteMu.Lock()
-	defer k.deleteMu.Unlock()
+	k.readsMu.Lock()
+	defer k.readsMu.Unlock()
 	now := time.Now()
 	if k.deleteAnswered == nil {
 		k.deleteAnswered = map[types.UID]time.Time{}
@@ -703,8 +704,8 @@ func (k *Kind[MR]) deleteWasAnswered(uid types.UID) {
 
 // deleteAnsweredFor reports whether AWS answered uid's Delete lately.
 func (k *Kind[MR]) deleteAnsweredFor(uid types.UID) bool {
-	k.deleteMu.Lock()
-	defer k.deleteMu.Unlock()
+	k.readsMu.Lock()
+	defer k.readsMu.Unlock()
 	at, ok := k.deleteAnswered[uid]
 	return ok && time.Since(at) <= goneAfterDelete
 }

@@ -179,6 +179,9 @@ type BodyTooLargeError struct {
 	Declared int64
 }
 
+// RetryableError tells the SDK's retryer not to read the same answer again.
+func (*BodyTooLargeError) RetryableError() bool { return false }
+
 func (e *BodyTooLargeError) Error() string {
 	if e.Declared > 0 {
 		return fmt.Sprintf("the response body declares %d bytes, more than the %d bytes the provider reads of %s; nothing of it was read", e.Declared, e.Limit, e.What)

@@ -143,8 +143,11 @@ func isAWSDomain(host string) bool {
 // would have answered.
 const (
 	errTenantAddress = "a namespaced ProviderConfig's endpoint may not reach %s (link-local, loopback, private or no host's: the pod, the instance metadata service or the cluster's own services) unless an admin allows it with --tenant-endpoint-network"
-	errTenantName    = "a namespaced ProviderConfig's endpoint may name only AWS's endpoint domains (such as amazonaws.com or api.aws), an IP address, or a name whose every address an admin allows with --tenant-endpoint-network: %s resolves to %s, which no allowed network holds"
-	errTenantResolve = "cannot resolve %s, the host of a namespaced ProviderConfig's endpoint"
+	errTenantName    = "a namespaced ProviderConfig's endpoint may name only AWS's endpoint domains (such as amazonaws.com or api.aws), an IP address, or a name whose every address an admin allows with --tenant-endpoint-network: %s resolves to an address no allowed network holds"
+	// errTenantNameRefused names no address a name resolves to: the
+	// cluster's DNS is not told to its reader.
+	errTenantNameRefused = "a namespaced ProviderConfig's endpoint may not reach %s: it resolves to a link-local, loopback, private or no host's address (the pod, the instance metadata service or the cluster's own services), which an admin allows only with --tenant-endpoint-network"
+	errTenantResolve     = "cannot resolve %s, the host of a namespaced ProviderConfig's endpoint"
 )
 
 // tenantDialGuard judges every connection a namespaced config's endpoint
@@ -276,11 +279,11 @@ func (g tenantDialGuard) addresses(ctx context.Context, network, address string)
 		}
 		awsName := isAWSDomain(host)
 		for _, ip := range found {
-			if what, ok := g.refusal(ip); !ok {
-				return nil, errors.Errorf(errTenantAddress+"; %s resolves to it", what, host)
+			if _, ok := g.refusal(ip); !ok {
+				return nil, errors.Errorf(errTenantNameRefused, host)
 			}
 			if !awsName && !g.admits(ip) {
-				return nil, errors.Errorf(errTenantName, host, ip.WithZone("").Unmap())
+				return nil, errors.Errorf(errTenantName, host)
 			}
 			ips = append(ips, ip.WithZone("").Unmap())
 		}

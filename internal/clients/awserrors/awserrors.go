@@ -190,15 +190,20 @@ func Answered(err error) bool {
 }
 
 // Transient reports whether err is an answer that may heal by itself: a
-// throttled call (whatever its wording, HTTP 429 included) or a server
-// error (HTTP 5xx). Asking again later is the answer to it.
+// throttled call (whatever its wording, HTTP 429 included), a server error
+// (HTTP 5xx), or a resource busy with another change. Asking again later is
+// the answer to it.
 func Transient(err error) bool {
 	var answer interface{ HTTPStatusCode() int }
 	if errors.As(err, &answer) && answer.HTTPStatusCode() == 429 {
 		return true
 	}
-	return Classify(err) == Throttled || ServerFailed(err)
+	return Classify(err) == Throttled || ServerFailed(err) || busy[Code(err)]
 }
+
+// busy are the codes of a resource another change holds for a moment: an
+// "in use" that is not "already exists", which the callers look for first.
+var busy = map[string]bool{"ConcurrentModificationException": true, "ResourceInUseException": true}
 
 // RefusedForGood reports whether AWS answered a create by refusing it in a
 // way that does not heal by itself: invalid input, access denied, a count

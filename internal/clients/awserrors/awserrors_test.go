@@ -174,6 +174,7 @@ func TestRefusedForGood(t *testing.T) {
 		"Throttled":    {reason: "Throttling heals by itself.", err: answer(http.StatusBadRequest, "ThrottlingException"), want: want{transient: true}},
 		"TooMany":      {reason: "HTTP 429 is throttling, whatever its code says.", err: answer(http.StatusTooManyRequests, "SlowDown"), want: want{transient: true}},
 		"ServerError":  {reason: "A server error heals by itself, and may have done the work.", err: answer(http.StatusInternalServerError, "InternalFailure"), want: want{transient: true}},
+		"Busy":         {reason: "A resource another change holds is free again shortly.", err: answer(http.StatusBadRequest, "ConcurrentModificationException"), want: want{transient: true}},
 		"Exists":       {reason: "An existing resource is looked at, not refused.", err: answer(http.StatusBadRequest, "ResourceAlreadyExistsException")},
 		"NoAnswer":     {reason: "A lost answer says nothing.", err: errors.New("read: connection reset by peer")},
 	}

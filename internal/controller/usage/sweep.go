@@ -86,19 +86,20 @@ func (s *Sweep) Once(ctx context.Context) error {
 	}
 	pass := records.Pass()
 	for i := range l.Items {
-		if err := s.one(ctx, pass, &l.Items[i]); err != nil {
+		u := &l.Items[i]
+		v, err := pass.Check(ctx, u)
+		if err != nil {
+			return err
+		}
+		if err := s.one(ctx, u, v); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// one sweeps one usage, as pass judges it.
-func (s *Sweep) one(ctx context.Context, pass *Pass, u *v1alpha1.ProviderConfigUsage) error {
-	v, err := pass.Check(ctx, u)
-	if err != nil {
-		return err
-	}
+// one sweeps one usage, which Check found to be v.
+func (s *Sweep) one(ctx context.Context, u *v1alpha1.ProviderConfigUsage, v Verdict) error {
 	has := meta.FinalizerExists(u, Finalizer)
 	switch {
 	case v == Genuine && !has && !meta.WasDeleted(u):
@@ -165,7 +166,7 @@ func (s *Sweep) Deleted(ctx context.Context, req reconcile.Request) (reconcile.R
 		// anything, and so never held a finalizer), the next look does.
 		return reconcile.Result{RequeueAfter: deletedLookAgain}, nil
 	}
-	return reconcile.Result{}, s.one(ctx, pass, u)
+	return reconcile.Result{}, s.one(ctx, u, v)
 }
 
 // deletedLookAgain is how soon a usage being deleted whose object is still
