@@ -19,6 +19,7 @@ package emulator
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"sort"
 	"strings"
@@ -51,7 +52,27 @@ import (
 //	                             service, a rate outside [0, 1] or a negative
 //	                             count or duration.
 //	DELETE /_emulator/faults     remove every fault and eventual consistency
-//	                             delay (heal); answers the empty state
+//	                             delay (heal); answers the empty state. The
+//	                             injected answers stay.
+//	GET    /_emulator/answers    the injected answers in force, in the order
+//	                             they meet calls (see Answer), with the calls
+//	                             and the time left: [{"operation":
+//	                             "firehose:CreateDeliveryStream", "resource":
+//	                             "orders", "code": "InvalidKMSResourceException",
+//	                             "status": 400, "message": "...", "count": 2,
+//	                             "for": "1m59.9s"}]
+//	POST   /_emulator/answers    inject one answer, shaped as one element of
+//	                             GET's list: operation and code are required,
+//	                             resource scopes it to calls whose path or
+//	                             body names it, status defaults to 400,
+//	                             message to "injected by the emulator:
+//	                             <code>", and count (calls) or for (a Go
+//	                             duration, counted from now) or both end it.
+//	                             Answers the list, or 400 on bad JSON, an
+//	                             unknown member or service, an empty code or
+//	                             operation, a status outside 400..599, or
+//	                             neither count nor for.
+//	DELETE /_emulator/answers    remove every injected answer; answers []
 //	GET    /_emulator/resources  the resources that exist, as the JSON of an
 //	                             Inventory: {"deliveryStreams": ["s"],
 //	                             "endpointConfigs": [], "endpoints": [],
@@ -96,6 +117,8 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 		s.ResetCalls()
 	case "/_emulator/faults":
 		s.serveFaults(w, r)
+	case "/_emulator/answers":
+		s.serveAnswers(w, r)
 	case "/_emulator/resources":
 		if !allowGet(w, r) {
 			return
@@ -161,6 +184,36 @@ func (s *Server) serveFaults(w http.ResponseWriter, r *http.Request) {
 		doc.EventualConsistency[svc] = d.String()
 	}
 	writeJSON(w, doc)
+}
+
+// serveAnswers answers /_emulator/answers, with the answers in force after
+// the request.
+func (s *Server) serveAnswers(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodGet:
+	case http.MethodPost:
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
+		if err != nil {
+			http.Error(w, "bad answer document: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		// Its window starts when the emulator reads it, on the emulator's
+		// clock.
+		a, err := parseAnswer(body, s.opts.Now())
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		s.InjectAnswer(a)
+	case http.MethodDelete:
+		s.ClearAnswers()
+	default:
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		http.Error(w, "use GET, POST or DELETE", http.StatusMethodNotAllowed)
+		return
+	}
+	answers, now := s.answersNow()
+	writeJSON(w, answersJSON(answers, now))
 }
 
 func parseConsistency(in map[string]string) (map[string]time.Duration, error) {

@@ -226,7 +226,8 @@ func (s *Server) Faults() map[string]Fault {
 	return out
 }
 
-// ClearFaults removes every fault. Eventual consistency stays.
+// ClearFaults removes every fault. Eventual consistency and the injected
+// answers (InjectAnswer) stay.
 func (s *Server) ClearFaults() {
 	s.SetFaults(nil)
 }
@@ -285,12 +286,16 @@ func (s *Server) setChaos(faults map[string]Fault, invisible map[string]time.Dur
 const (
 	// OutcomeOK is a call whose operation ran and succeeded.
 	OutcomeOK = "ok"
-	// OutcomeThrottled is a call an injected fault answered with throttling.
+	// OutcomeThrottled is a call an injected fault answered with throttling,
+	// or a rate quota (SetQuotas), or an injected answer with a throttling
+	// error (Answer).
 	OutcomeThrottled = "throttled"
-	// OutcomeError is a call an injected fault answered with HTTP 500.
+	// OutcomeError is a call an injected fault answered with HTTP 500, or an
+	// injected answer with a status of 500 or more.
 	OutcomeError = "error"
 	// OutcomeRefused is a call whose operation ran and returned an AWS error
-	// (not found, validation, conflict, access denied...).
+	// (not found, validation, conflict, access denied...), or that an
+	// injected answer refused with a status below 500.
 	OutcomeRefused = "refused"
 )
 

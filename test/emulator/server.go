@@ -69,6 +69,7 @@ type Server struct {
 	bySession     map[signedCall]int        // per operation, resource and access key (sts.go)
 	outcomes      map[string]map[string]int
 	faults        map[string]*Fault // per scope: "*", a service or "service:Operation"
+	answers       []Answer          // in the order injected (answers.go)
 	rng           *rand.Rand
 	invisible     map[string]time.Duration
 	denied        map[string]bool
@@ -162,7 +163,7 @@ func (s *Server) Allow(accessKeyID, action string) {
 }
 
 // FaultFree exempts the calls signed with accessKeyID from every injected
-// fault: a test's stand-in for someone outside the cluster reaches AWS while
+// fault and answer (InjectAnswer): a test's stand-in for someone outside the cluster reaches AWS while
 // the provider's calls fail.
 func (s *Server) FaultFree(accessKeyID string) {
 	s.mu.Lock()
@@ -389,12 +390,12 @@ func (s *Server) count(req *request, name string) {
 	}
 }
 
-// fault counts the call and applies the fault of the most specific scope
-// that has one: the operation, else the service, else "*". Counted faults
-// come first; then one draw decides between throttling (ThrottleRate),
-// failing (ErrorRate) and letting the call through. It returns the error
-// that answers the call instead of running it, or how the answer of the
-// call, run, is lost.
+// fault counts the call and applies the first injected answer that matches
+// it (Answer), else the fault of the most specific scope that has one: the
+// operation, else the service, else "*". Counted faults come first; then one
+// draw decides between throttling (ThrottleRate), failing (ErrorRate) and
+// letting the call through. It returns the error that answers the call
+// instead of running it, or how the answer of the call, run, is lost.
 func (s *Server) fault(req *request) (*apiError, answerLoss) {
 	s.mu.Lock()
 	name := req.service + ":" + req.operation
@@ -402,17 +403,23 @@ func (s *Server) fault(req *request) (*apiError, answerLoss) {
 		s.count(req, name)
 	}
 	scope, f := s.faultFor(req.service, name)
+	var out *apiError
 	if s.faultFree[req.accessKey] {
 		f = nil
+	} else {
+		// An injected answer comes before everything else: the test asked
+		// for exactly this error.
+		out = s.answerFor(req, name)
 	}
 	var latency time.Duration
-	var out *apiError
 	lose := keepAnswer
 	if f != nil {
 		latency = f.Latency
 		if f.LatencyJitter > 0 {
 			latency += time.Duration(s.rng.Int64N(int64(f.LatencyJitter)))
 		}
+	}
+	if f != nil && out == nil {
 		throttle, fail := false, false
 		switch {
 		case f.Throttle > 0:

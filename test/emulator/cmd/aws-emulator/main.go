@@ -101,7 +101,12 @@ While it serves, GET, PUT or DELETE /_emulator/faults reads, replaces or clears
 the faults and eventual consistency; GET /_emulator/calls, /_emulator/outcomes
 and /_emulator/resources count calls and list resources; GET
 /_emulator/creations and /_emulator/writes list every create and every write
-AWS accepted, in order; POST /_emulator/reset forgets the counts.
+AWS accepted, in order; POST /_emulator/reset forgets the counts. POST
+/_emulator/answers answers an operation's calls with any AWS error, for a count
+of calls or a window:
+  curl -d '{"operation": "sns:Subscribe", "code": "AuthorizationError", "status": 403, "count": 2}' \
+    http://127.0.0.1:4566/_emulator/answers
+GET lists the answers in force, DELETE removes them.
 
 Flags:
 `
