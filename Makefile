@@ -30,10 +30,13 @@ export KUBEBUILDER_ASSETS := $(CONTROLPLANE)
 
 all: build
 
-## generate: deepcopy, managed-resource method sets and CRDs (package/crds).
+## generate: deepcopy, managed-resource method sets and CRDs (package/crds), and
+## the errors AWS's models list for the operations the provider calls, read from
+## botocore's data (python3 with boto3 installed).
 generate:
 	cd apis && $(GO) generate -tags generate ./generate.go
 	$(GO) run ./hack/apidocs --crds package/crds --out docs/api
+	$(GO) run ./hack/awsmodels --out internal/clients/awserrors/zz_generated.modeled.go
 
 ## build: the provider binary.
 build:
