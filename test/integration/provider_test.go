@@ -72,7 +72,7 @@ const testPoll = time.Second
 
 // testPolling is the provider's polling under test: a resource may ask for
 // no less than 2 s, and polls are not jittered, so that polls can be counted.
-var testPolling = managedoptions.Polling{MinInterval: 2 * time.Second}
+var testPolling = managedoptions.Polling{MinInterval: 2 * time.Second, BackoffLimit: 30 * time.Second}
 
 // testSweep is how often the claims and usages whose owner went without
 // releasing them are swept.

@@ -713,13 +713,31 @@ func (c *Cache) build(ctx context.Context, cfg *config, secrets map[string][]byt
 	return c.newSession(cfg, base, region, id), nil
 }
 
+// retryer is the SDK's retryer of every session: it sends a call again only
+// when AWS throttled it, once, at the adaptive mode's client-side rate. Any
+// other failure ends the call, and its reconcile is tried again with the
+// controller's backoff (managedoptions.Backoff): one level of retrying, so
+// that an error that persists costs an object one call per reconcile, at a
+// falling rate, rather than the SDK's three at each.
+func retryer() aws.Retryer {
+	return retry.NewAdaptiveMode(func(o *retry.AdaptiveModeOptions) {
+		o.StandardOptions = append(o.StandardOptions, func(so *retry.StandardOptions) {
+			so.MaxAttempts = 2
+			so.Retryables = []retry.IsErrorRetryable{
+				retry.NoRetryCanceledError{},
+				retry.IsErrorRetryableFunc(func(err error) aws.Ternary { return aws.BoolTernary(awserrors.IsThrottled(err)) }),
+			}
+		})
+	})
+}
+
 // chain returns the SDK configuration of cfg in region whose credentials are
 // the source's with roles assumed on top, in order.
 func (c *Cache) chain(ctx context.Context, cfg *config, secrets map[string][]byte, region string, roles []v1alpha1.AssumeRoleOptions) (aws.Config, error) {
 	base := aws.Config{
 		Region:     region,
 		HTTPClient: c.http,
-		Retryer:    func() aws.Retryer { return retry.NewAdaptiveMode() },
+		Retryer:    retryer,
 		// A create is sent again only when AWS certainly did nothing
 		// with it (sendonce).
 		APIOptions: []func(*middleware.Stack) error{metrics.CountCalls, sendonce.Middleware},

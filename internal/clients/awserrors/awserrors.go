@@ -189,16 +189,22 @@ func Answered(err error) bool {
 	return code != 0 && code < 500
 }
 
+// IsThrottled reports whether AWS throttled the call, whatever its wording
+// (HTTP 429 included): AWS did nothing, and the same call succeeds later.
+func IsThrottled(err error) bool {
+	var answer interface{ HTTPStatusCode() int }
+	if errors.As(err, &answer) && answer.HTTPStatusCode() == 429 {
+		return true
+	}
+	return Classify(err) == Throttled
+}
+
 // Transient reports whether err is an answer that may heal by itself: a
 // throttled call (whatever its wording, HTTP 429 included), a server error
 // (HTTP 5xx), or a resource busy with another change. Asking again later is
 // the answer to it.
 func Transient(err error) bool {
-	var answer interface{ HTTPStatusCode() int }
-	if errors.As(err, &answer) && answer.HTTPStatusCode() == 429 {
-		return true
-	}
-	return Classify(err) == Throttled || ServerFailed(err) || busy[Code(err)]
+	return IsThrottled(err) || ServerFailed(err) || busy[Code(err)]
 }
 
 // busy are the codes of a resource another change holds for a moment: an

@@ -66,6 +66,17 @@ type Polling struct {
 	// Jitter spreads each poll by up to this fraction of it, either way,
 	// so that resources created together do not poll in lockstep.
 	Jitter float64
+	// BackoffLimit is the longest a failing object waits before it is
+	// reconciled again (Backoff); zero is the poll interval.
+	BackoffLimit time.Duration
+}
+
+// backoffLimit is the longest wait of a failing object (Backoff).
+func (p Polling) backoffLimit(poll time.Duration) time.Duration {
+	if p.BackoffLimit > 0 {
+		return p.BackoffLimit
+	}
+	return poll
 }
 
 // DefaultPolling is the provider's default: an annotation may ask for no
@@ -115,10 +126,12 @@ type Watch func(*builder.Builder) *builder.Builder
 // Register adds the controller of kind of, reconciled by r, to the manager.
 // sent are the annotations the kind's controller writes to remember what it
 // sent to AWS; their changes do not reconcile the object again.
-func Register(mgr ctrl.Manager, name string, o controller.Options, of client.Object, r reconcile.Reconciler, sent []string, watches ...Watch) error {
+func Register(mgr ctrl.Manager, name string, o controller.Options, p Polling, of client.Object, r reconcile.Reconciler, sent []string, watches ...Watch) error {
+	opts := o.ForControllerRuntime()
+	opts.RateLimiter = Backoff(p.backoffLimit(o.PollInterval))
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named(name).
-		WithOptions(o.ForControllerRuntime()).
+		WithOptions(opts).
 		// Only the kind's own events are filtered to changes of the desired
 		// state; a watched Secret's data change must come through.
 		For(of, builder.WithPredicates(DesiredStateChanged(sent...)))

@@ -199,7 +199,7 @@ func (p *path[MR]) watch(r reconcile.Reconciler) error {
 	if w := p.shardWatch(); w != nil {
 		watches = append(slices.Clip(watches), w)
 	}
-	return managedoptions.Register(p.mgr, p.name, p.o, p.kind.Object, r, sent, watches...)
+	return managedoptions.Register(p.mgr, p.name, p.o, p.shared.polling(), p.kind.Object, r, sent, watches...)
 }
 
 // 2. The gate paces every reconcile by the budgets of the calls it makes
