@@ -45,45 +45,10 @@ const (
 	// resource an earlier, interrupted create of the same object made, so
 	// never a reason to tell the user the spec is wrong.
 	AlreadyExists
+	// Unavailable says that AWS failed (HTTP 5xx) or that the resource is
+	// busy with another change: asked again later, the call succeeds.
+	Unavailable
 )
-
-var classes = map[string]Class{
-	"ResourceNotFoundException": NotFound,
-	"NotFound":                  NotFound,
-	"NotFoundException":         NotFound,
-
-	"ThrottlingException":                    Throttled,
-	"Throttling":                             Throttled,
-	"ThrottledException":                     Throttled,
-	"TooManyRequestsException":               Throttled,
-	"RequestLimitExceeded":                   Throttled,
-	"LimitExceededException":                 Quota, // a rate too when it says so, see Classify
-	"ServiceQuotaExceededException":          Quota,
-	"ResourceLimitExceededException":         Quota,
-	"ProvisionedThroughputExceededException": Throttled,
-
-	"ValidationException":       Terminal,
-	"ValidationError":           Terminal,
-	"InvalidArgumentException":  Terminal,
-	"InvalidParameter":          Terminal,
-	"InvalidParameterException": Terminal,
-
-	"ResourceAlreadyExistsException": AlreadyExists,
-
-	"AccessDeniedException": AccessDenied,
-	"AccessDenied":          AccessDenied,
-	"AuthorizationError":    AccessDenied,
-	"UnauthorizedException": AccessDenied,
-	// AWS refuses the credentials themselves: a key unknown, revoked or
-	// expired, or a signature it cannot verify.
-	"InvalidClientTokenId":        AccessDenied,
-	"UnrecognizedClientException": AccessDenied,
-	"InvalidAccessKeyId":          AccessDenied,
-	"SignatureDoesNotMatch":       AccessDenied,
-	"IncompleteSignature":         AccessDenied,
-	"ExpiredToken":                AccessDenied,
-	"ExpiredTokenException":       AccessDenied,
-}
 
 // Code returns the AWS error code of err, or "".
 func Code(err error) string {
@@ -94,9 +59,14 @@ func Code(err error) string {
 	return ""
 }
 
-// Classify returns the class of err.
+// Classify returns the class of err: as the operation it answers declares
+// it (operations), else as every service means its code (shared), else by
+// its HTTP status: throttled (429), unavailable (5xx) or terminal (any
+// other 4xx). An error with no answer (a broken connection, a timeout) is
+// Other.
 func Classify(err error) Class {
-	if err == nil {
+	var ae smithy.APIError
+	if err == nil || !errors.As(err, &ae) {
 		return Other
 	}
 	// Firehose answers both a rate and a quota with LimitExceededException;
@@ -104,8 +74,24 @@ func Classify(err error) Class {
 	if Matches(err, "LimitExceededException: Rate exceeded") {
 		return Throttled
 	}
-	return classes[Code(err)]
+	if c, ok := declared(operationOf(err), ae.ErrorCode(), ae.ErrorMessage()); ok {
+		return c
+	}
+	var answer interface{ HTTPStatusCode() int }
+	if !errors.As(err, &answer) || answer.HTTPStatusCode() == 0 {
+		return Other
+	}
+	switch code := answer.HTTPStatusCode(); {
+	case code == 429:
+		return Throttled
+	case code >= 500:
+		return Unavailable
+	default:
+		return Terminal
+	}
 }
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }
 
 // IsNotFound reports whether err says the resource does not exist: a
 // not-found code, or one of extra, each "Code: text of the message" for
@@ -163,6 +149,8 @@ func Wrap(err error, msg string) error {
 		msg += " (AWS refuses this: a limit is reached; ask for less in the spec or raise the quota; the call is retried with backoff)"
 	case Throttled:
 		msg += " (AWS throttled the call: it is retried with backoff)"
+	case Unavailable:
+		msg += " (AWS failed or the resource is busy with another change: the call is retried with backoff)"
 	case NotFound, AlreadyExists, Other:
 	}
 	return xperrors.Wrap(err, msg)
@@ -204,12 +192,8 @@ func IsThrottled(err error) bool {
 // (HTTP 5xx), or a resource busy with another change. Asking again later is
 // the answer to it.
 func Transient(err error) bool {
-	return IsThrottled(err) || ServerFailed(err) || busy[Code(err)]
+	return IsThrottled(err) || ServerFailed(err) || Classify(err) == Unavailable
 }
-
-// busy are the codes of a resource another change holds for a moment: an
-// "in use" that is not "already exists", which the callers look for first.
-var busy = map[string]bool{"ConcurrentModificationException": true, "ResourceInUseException": true}
 
 // RefusedForGood reports whether AWS answered a create by refusing it in a
 // way that does not heal by itself: invalid input, access denied, a count

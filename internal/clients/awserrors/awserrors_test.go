@@ -48,7 +48,7 @@ func TestClassify(t *testing.T) {
 		"UnknownKey":      {err: apiErr("InvalidClientTokenId", "The security token included in the request is invalid."), want: AccessDenied},
 		"ExpiredKey":      {err: apiErr("ExpiredToken", "The security token included in the request is expired"), want: AccessDenied},
 		"Exists":          {err: apiErr("ResourceAlreadyExistsException", "Endpoint e already exists."), want: AlreadyExists},
-		"ServerError":     {err: apiErr("InternalFailure", "oops"), want: Other},
+		"ServerError":     {err: apiErr("InternalFailure", "oops"), want: Unavailable},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
