@@ -520,20 +520,15 @@ func awsSaid(err error) string {
 // as the work of this create, which the object recorded (create-pending):
 // owned, and taken as created, when the ownership rules say so (the owner
 // tags name the object, or for a kind AWS cannot tag, AWS made it after the
-// claim); refused otherwise. When it finds nothing after a server error, AWS
-// made nothing that shows, and the claim says so, as for a refusal. When it
-// finds nothing after no answer, or cannot look, the create's error stands
-// and the claim stays: AWS may still be at work, and the next reconcile
-// looks.
+// claim); refused otherwise. When it finds nothing, or cannot look, the
+// create's error stands and the claim stays as it is, held for this
+// create: AWS may have made the resource and not show it yet (its reads can
+// lag a write), and the next reconcile looks again, taking what it then
+// finds for this create's work.
 func (c *Client[MR]) afterLostAnswer(ctx context.Context, mg MR, createErr error) (managed.ExternalCreation, error) {
 	probe := mg.DeepCopyObject().(MR) //nolint:forcetypeassert // a copy of its own type
 	o, err := c.TypedExternalClient.Observe(ctx, probe)
-	switch {
-	case err != nil:
-		return managed.ExternalCreation{}, createErr
-	case !o.ResourceExists && awserrors.ServerFailed(createErr):
-		return managed.ExternalCreation{}, c.madeNothing(ctx, mg, createErr)
-	case !o.ResourceExists:
+	if err != nil || !o.ResourceExists {
 		return managed.ExternalCreation{}, createErr
 	}
 	d, err := c.decide(ctx, mg)

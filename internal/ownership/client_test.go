@@ -631,9 +631,9 @@ func TestClientCreate(t *testing.T) {
 			holder: "uid-team-b-orders", purpose: ToCreate,
 		},
 		"ServerErrorNothingShows": {
-			reason: "AWS failed, and the look that follows at once finds nothing: nothing was made, and the claim says so.",
+			reason: "AWS failed, and the look that follows at once finds nothing: AWS may have made it and not show it yet, as after a lost answer, and the claim is kept.",
 			aws:    &awsStream{createErr: answered(http.StatusInternalServerError)}, wantErr: "ServiceUnavailableException",
-			holder: "uid-team-b-orders", purpose: Refused,
+			holder: "uid-team-b-orders", purpose: ToCreate,
 		},
 		"AnswerLost": {
 			reason: "A create whose answer was lost may have made the resource, which AWS may not show yet: the claim is kept.",
@@ -875,12 +875,12 @@ func TestClientCreateAnswerLost(t *testing.T) {
 			createErr: answered(http.StatusInternalServerError), made: true,
 			want: want{calls: []string{"Create", "Observe", "ListTags"}, sentOnce: []bool{true}, purpose: ToCreate, exists: true, holder: "uid-team-b-orders"},
 		},
-		"ServerErrorNothingMadeUntagged": {
-			reason:    "AWS failed and nothing shows: what someone makes afterwards is not the object's, and the claim is let go.",
+		"ServerErrorNotShownYetUntagged": {
+			reason:    "AWS failed, which it can after the work, and does not show the work yet (its reads lag a write): a server error proves nothing, and the next reconcile, with the create recorded, takes what shows.",
 			createErr: answered(http.StatusInternalServerError), shows: true,
 			want: want{
-				createErr: "ServiceUnavailableException", calls: []string{"Create", "Observe"}, sentOnce: []bool{true}, purpose: Refused,
-				err: "made outside this cluster",
+				createErr: "ServiceUnavailableException", calls: []string{"Create", "Observe"}, sentOnce: []bool{true}, purpose: ToCreate,
+				exists: true, holder: "uid-team-b-orders",
 			},
 		},
 		"ConnectionResetNotShownYetUntagged": {
