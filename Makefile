@@ -147,6 +147,7 @@ chaos: controlplane
 ##   make bench BENCH_ACCOUNTS=10 BENCH_PER_KIND=200 BENCH_COUNTS=   (1000 over ten accounts; 1000 and 4000 per kind for 5000 and 20,000)
 ## BENCH_MEMORY_LIMIT (MiB) runs the provider in a memory cgroup of that limit, as a container's (needs root):
 ##   make bench BENCH_MEMORY_LIMIT=150
+## BENCH_RESET (a fraction) puts a proxy between the provider and the emulator that resets that share of connections after the emulator answered: make bench BENCH_PER_KIND=1000 BENCH_COUNTS= BENCH_RESET=0.01 (creates per resource and stranded objects per kind)
 BENCH_PER_KIND     ?= 667
 BENCH_COUNTS       ?= DeliveryStream=2000,Subscription=1000
 BENCH_CROWD        ?= 0
@@ -161,12 +162,13 @@ BENCH_QUOTAS       ?= 1
 BENCH_MAX_RECONCILE_RATE ?=
 BENCH_ACCOUNTS     ?= 1
 BENCH_MEMORY_LIMIT ?=
+BENCH_RESET        ?= 0
 bench: controlplane
 	BENCH_PER_KIND=$(BENCH_PER_KIND) BENCH_CROWD=$(BENCH_CROWD) BENCH_CRDS=$(BENCH_CRDS) BENCH_CRD_KIB=$(BENCH_CRD_KIB) \
 	BENCH_SECRETS=$(BENCH_SECRETS) BENCH_SECRET_KIB=$(BENCH_SECRET_KIB) BENCH_LATENCY=$(BENCH_LATENCY) \
 	BENCH_IDLE=$(BENCH_IDLE) BENCH_STEADY_POLLS=$(BENCH_STEADY_POLLS) BENCH_KINDS=$(BENCH_KINDS) \
 	BENCH_COUNTS=$(BENCH_COUNTS) BENCH_QUOTAS=$(BENCH_QUOTAS) BENCH_MAX_RECONCILE_RATE=$(BENCH_MAX_RECONCILE_RATE) BENCH_ACCOUNTS=$(BENCH_ACCOUNTS) \
-	BENCH_MEMORY_LIMIT=$(BENCH_MEMORY_LIMIT) \
+	BENCH_MEMORY_LIMIT=$(BENCH_MEMORY_LIMIT) BENCH_RESET=$(BENCH_RESET) \
 		$(GO) test -count=1 -tags integration -run '^$$' -bench BenchmarkScale -benchtime 1x -timeout 120m ./test/integration/scale/
 
 ## bench.replicas: BENCH_REPLICAS (3) replicas of the provider's binary with --shards share the load of make bench
@@ -234,7 +236,7 @@ $(GOLANGCI_LINT):
 
 ## reviewable: regenerate, then lint; fails if generation changed anything.
 reviewable: generate lint
-	@git diff --exit-code -- apis package/crds docs/api || (echo "make generate changed files: commit them"; exit 1)
+	@git diff --exit-code -- apis package/crds docs/api internal/clients/awserrors/zz_generated.modeled.go || (echo "make generate changed files: commit them"; exit 1)
 
 ## run: the provider out of cluster, against the current kubeconfig.
 run: build

@@ -115,8 +115,9 @@ func perAccount(counts map[string]int, n int) map[string]int {
 }
 
 // servedAWS is the AWS of the settings' accounts, with their latency and
-// quotas, served over HTTP.
-func servedAWS(s settings) (awsUnderTest, []benchAccount, *httptest.Server) {
+// quotas, served over HTTP; with BENCH_RESET, behind a proxy that loses
+// that share of its answers, whose URL is then the endpoint's.
+func servedAWS(s settings) (awsUnderTest, []benchAccount, *endpoint) {
 	em, accounts := newAWS(s.accounts)
 	if s.latency > 0 || s.jitter > 0 {
 		em.SetFaults(map[string]emulator.Fault{"*": {Latency: s.latency, LatencyJitter: s.jitter}})
@@ -124,7 +125,13 @@ func servedAWS(s settings) (awsUnderTest, []benchAccount, *httptest.Server) {
 	if s.quotas {
 		em.SetQuotas(emulator.PublishedQuotas)
 	}
-	return em, accounts, httptest.NewServer(em)
+	e := &endpoint{emulator: httptest.NewServer(em)}
+	e.URL = e.emulator.URL
+	if s.reset > 0 {
+		e.proxy = newResetProxy(e.emulator.URL, s.reset)
+		e.URL = e.proxy.URL
+	}
+	return em, accounts, e
 }
 
 // kubeconfigIn writes the control plane's kubeconfig into a folder of the

@@ -33,7 +33,6 @@ import (
 
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
 	"github.com/cloudkinds/provider-aws-services/test/crowd"
-	"github.com/cloudkinds/provider-aws-services/test/emulator"
 	"github.com/cloudkinds/provider-aws-services/test/proc"
 )
 
@@ -51,6 +50,9 @@ func BenchmarkReplicas(b *testing.B) {
 		b.Fatal(env.BuildErr)
 	}
 	s := settingsFromEnv(b)
+	if s.reset > 0 {
+		b.Fatal("BENCH_RESET is make bench's: bench.replicas neither counts lost answers nor waits for Ready alone")
+	}
 	replicas, shards := 3, 12
 	if v := os.Getenv("BENCH_REPLICAS"); v != "" {
 		if _, err := fmt.Sscan(v, &replicas); err != nil || replicas < 1 {
@@ -267,26 +269,9 @@ func untilHeldAgain(ps []*process, killed, shards int) time.Duration {
 // createdTwice counts the resources AWS created more than once, in any
 // account.
 func createdTwice(em awsUnderTest) int {
-	var servers []*emulator.Server
-	switch a := em.(type) {
-	case *emulator.Accounts:
-		for i := range a.IDs {
-			servers = append(servers, a.Account(i))
-		}
-	case *emulator.Server:
-		servers = append(servers, a)
-	}
 	n := 0
-	for _, s := range servers {
-		seen := map[string]int{}
-		for _, c := range s.Creations() {
-			seen[c.Identity()]++
-		}
-		for _, k := range seen {
-			if k > 1 {
-				n++
-			}
-		}
+	for _, k := range createdTwiceByKind(em) {
+		n += k
 	}
 	return n
 }

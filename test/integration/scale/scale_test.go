@@ -53,6 +53,7 @@ type settings struct {
 	steadyPolls        int            // BENCH_STEADY_POLLS: poll intervals the steady state is watched for
 	maxReconcileRate   string         // BENCH_MAX_RECONCILE_RATE: --max-reconcile-rate; empty leaves the provider's default
 	accounts           int            // BENCH_ACCOUNTS: AWS accounts the resources are spread over, each its own ClusterProviderConfig and quotas
+	reset              float64        // BENCH_RESET: the share of connections a proxy before the emulator resets after it answered; 0: no proxy
 }
 
 func settingsFromEnv(b *testing.B) settings {
@@ -136,6 +137,13 @@ func settingsFromEnv(b *testing.B) settings {
 		}
 		s.idle = d
 	}
+	if v := os.Getenv("BENCH_RESET"); v != "" {
+		r, err := strconv.ParseFloat(v, 64)
+		if err != nil || !(r >= 0 && r < 1) {
+			b.Fatalf("BENCH_RESET=%q: want the share of connections to reset after AWS answered, a fraction at least 0 and below 1, as 0.01", v)
+		}
+		s.reset = r
+	}
 	return s
 }
 
@@ -177,6 +185,8 @@ type figures struct {
 	steadySecretGets          int                // -1 when the API server's metrics could not be read
 	kubeRequests              map[string]float64 // the provider's API-server requests until Ready, per method
 	cpuUntilReady             cpuUse             // from the first create to all Ready
+	resets                    *resetFigures      // nil when BENCH_RESET is 0
+	stranded                  []strandedObject   // not Ready at the load's deadline (BENCH_RESET only: otherwise that fails the run)
 }
 
 // cpuUse is the CPU seconds the machine's cores were busy, and those of the
@@ -247,6 +257,10 @@ func BenchmarkScale(b *testing.B) {
 		last = f
 	}
 	last.report(b)
+	// After the figures, so that they show what the stranded objects met.
+	if n := len(last.stranded); n > 0 {
+		b.Errorf("%d of %d objects stranded: not Ready %s after the first create; for example %s", n, last.resources(), minutes(last.readyTime), last.stranded[0])
+	}
 }
 
 func run(b *testing.B) *figures {
@@ -380,6 +394,9 @@ func run(b *testing.B) *figures {
 	smp := proc.SampleRSS(p.Process, 250*time.Millisecond)
 	defer smp.Finish() // stops it on failures; the figures read it below
 	em.ResetCalls()
+	if srv.proxy != nil {
+		srv.proxy.resetCounts()
+	}
 	cpuAtFirstCreate, err := cpuNow(p)
 	if err != nil {
 		b.Fatal(err)
@@ -407,27 +424,57 @@ func run(b *testing.B) *figures {
 	}
 	f.createTime = time.Since(firstCreate)
 	deadline := firstCreate.Add(timeLimit(max(f.bound, f.awsBound().time()), resources))
+	// atReady takes the figures of the load at all Ready (or, with
+	// BENCH_RESET, at the deadline with objects stranded).
+	atReady := func() {
+		b.Helper()
+		f.readyTime = time.Since(firstCreate)
+		f.callsUntilReady = em.Calls()
+		f.writesUntilReady, f.writeWatchesLost = writes.snapshot(), writes.lostWatches()
+		now, err := cpuNow(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f.cpuUntilReady = now.minus(cpuAtFirstCreate)
+	}
 	for {
-		n, example, err := settled(ctx, kube, ns)
+		var (
+			n        int
+			example  string
+			notReady []strandedObject
+			err      error
+		)
+		if s.reset > 0 {
+			// A look whose answer the proxy lost sets Synced False until
+			// the next look, at any time, for any object: the load is
+			// done when every object is Ready.
+			n, notReady, err = unready(ctx, kube, ns)
+			if len(notReady) > 0 {
+				example = notReady[0].String()
+			}
+		} else {
+			n, example, err = settled(ctx, kube, ns)
+		}
 		if err != nil {
 			b.Fatal(err)
 		}
 		if n == resources {
-			f.readyTime = time.Since(firstCreate)
-			f.callsUntilReady = em.Calls()
-			f.writesUntilReady, f.writeWatchesLost = writes.snapshot(), writes.lostWatches()
-			atReady, err := cpuNow(p)
-			if err != nil {
-				b.Fatal(err)
-			}
-			f.cpuUntilReady = atReady.minus(cpuAtFirstCreate)
+			atReady()
 			break
 		}
 		if err := p.Alive(); err != nil {
 			b.Fatal(err)
 		}
 		if time.Now().After(deadline) {
-			b.Fatalf("%d of %d resources Ready and Synced after %s; for example %s", n, resources, time.Since(firstCreate).Round(time.Second), example)
+			if s.reset == 0 {
+				b.Fatalf("%d of %d resources Ready and Synced after %s; for example %s", n, resources, time.Since(firstCreate).Round(time.Second), example)
+			}
+			// Lost answers are what the run measures: the objects they
+			// stranded are figures, and fail the benchmark once the
+			// figures are printed (BenchmarkScale).
+			f.stranded = notReady
+			atReady()
+			break
 		}
 		// Each look lists every object: at most one every second per
 		// 2000 of them, so that the harness's own lists do not take the
@@ -528,6 +575,16 @@ func run(b *testing.B) *figures {
 			f.steadyWrites += n
 			f.steadyWriteOps[op] = n
 		}
+	}
+	if srv.proxy != nil {
+		// From the first create to the end of the steady window: a create
+		// sent again after all Ready counts too.
+		r := &resetFigures{creates: map[string]int{}, createdTwice: createdTwiceByKind(em)}
+		r.forwarded, r.reset = srv.proxy.counts()
+		for _, k := range kinds {
+			r.creates[k] = f.callsUntilReady[createOps[k]] + calls[createOps[k]]
+		}
+		f.resets = r
 	}
 
 	// 6. CPU time of the provider's run, then stop it.
@@ -651,6 +708,14 @@ func (f *figures) report(b *testing.B) {
 	}
 	b.ReportMetric(float64(total)/resources, "object-writes/resource")
 	b.ReportMetric(f.cpu, "cpu-s")
+	if r := f.resets; r != nil {
+		creates := 0
+		for _, n := range r.creates {
+			creates += n
+		}
+		b.ReportMetric(float64(creates)/resources, "creates/resource")
+		b.ReportMetric(float64(len(f.stranded)), "stranded")
+	}
 }
 
 // awsBound is the AWS bound: the operation whose budget takes longest to
@@ -737,7 +802,15 @@ func (f *figures) print() {
 		f.heapReady/(1<<20), f.heapIdle/(1<<20), f.heapPerResourceKiB())
 	fmt.Fprintf(&w, "| live heap per managed resource (go_memstats_heap_alloc_bytes after a GC, at all Ready − idle, %.1f − %.1f MiB) | %.1f KiB |\n",
 		f.liveReady/(1<<20), f.liveIdle/(1<<20), (f.liveReady-f.liveIdle)/1024/resources)
-	fmt.Fprintf(&w, "| time to all Ready and Synced (creates took) | %s (%s) |\n", minutes(f.readyTime), minutes(f.createTime))
+	switch {
+	case len(f.stranded) > 0:
+		fmt.Fprintf(&w, "| time to all Ready (creates took) | never: %d of %d stranded at the deadline, %s (%s); the figures \"until Ready\" are to the deadline |\n",
+			len(f.stranded), f.resources(), minutes(f.readyTime), minutes(f.createTime))
+	case s.reset > 0:
+		fmt.Fprintf(&w, "| time to all Ready, Synced aside: a lost answer sets it False until the next look (creates took) | %s (%s) |\n", minutes(f.readyTime), minutes(f.createTime))
+	default:
+		fmt.Fprintf(&w, "| time to all Ready and Synced (creates took) | %s (%s) |\n", minutes(f.readyTime), minutes(f.createTime))
+	}
 	bound := f.awsBound()
 	fmt.Fprintf(&w, "| AWS bound: the longest any budget takes for the load's calls | %s (%s: %d calls at %s) |\n", minutes(bound.time()), bound.op, bound.calls, perSecond(bound.rate))
 	fmt.Fprintf(&w, "| time to Ready / AWS bound | %.2f |\n", f.readyTime.Seconds()/bound.time().Seconds())
@@ -781,6 +854,7 @@ func (f *figures) print() {
 	f.printAWSBound(&w)
 	f.printPolls(&w)
 	f.printCallsUntilReady(&w)
+	f.printResets(&w)
 	if len(f.metricLines) > 0 {
 		n := min(40, len(f.metricLines))
 		fmt.Fprintf(&w, "\nprovider and managed resource metrics at Ready (%d of %d lines):\n", n, len(f.metricLines))
