@@ -26,8 +26,11 @@ import (
 
 // Backoff timing of a reconcile that failed.
 const (
-	// FirstBackoff is how long a reconcile that failed once waits.
-	FirstBackoff = time.Second
+	// FirstBackoff is how long a reconcile that failed once waits: two
+	// seconds, so that a reconcile of several calls (a read, a tag read,
+	// an update, a tag write) that keeps failing costs its object no more
+	// than a call a second from the start.
+	FirstBackoff = 2 * time.Second
 	// BackoffJitter spreads each wait by up to this fraction of it, either
 	// way, so that objects failing together (an AWS outage) do not retry in
 	// lockstep.
@@ -42,7 +45,7 @@ const (
 // persists costs each object fewer calls as it goes on. A reconcile that
 // succeeds forgets the failures (controller-runtime's Forget).
 //
-// crossplane-runtime's own limiter doubles the same way up to a minute, with
+// crossplane-runtime's own limiter doubles from a second up to a minute, with
 // no jitter; limit is the poll interval, the longest a healthy object waits.
 func Backoff(limit time.Duration) workqueue.TypedRateLimiter[reconcile.Request] {
 	return jittered{workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](FirstBackoff, max(limit, FirstBackoff))}
