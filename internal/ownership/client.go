@@ -252,6 +252,14 @@ func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObserv
 		// Delete, whose answer is the evidence that it is gone, is made.
 		return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, nil
 	}
+	if !o.ResourceExists && c.mayShowYet(ctx, mg) {
+		// A create whose answer was lost may have made what the look did
+		// not find, and without its ARN no Delete can name it: the look
+		// is made again until AWS's reads have caught up.
+		restore(mg, before)
+		w := c.kind.Terms
+		return managed.ExternalObservation{}, errors.Errorf(msgMayShowYet, w.Noun, c.kind.Identity(mg), ConsistencyWindow)
+	}
 	if err := c.notShownYet(ctx, mg, o.ResourceExists); err != nil {
 		restore(mg, before)
 		return managed.ExternalObservation{}, err
@@ -613,6 +621,33 @@ func (c *Client[MR]) mayStillExist(ctx context.Context, mg MR) bool {
 	case Refused, Denied, Retained:
 	}
 	return false
+}
+
+const msgMayShowYet = "this object's last create of %s %q may have made it, and its answer was lost; AWS does not show it yet, and the deletion looks for it again until %s after that create"
+
+// mayShowYet reports whether an object being deleted that knows no ARN of
+// its resource (a Subscription, whose create's answer carried it) may have
+// made one that a look did not find: it holds its identity's claim for a
+// create it made (create-pending) that ended less than ConsistencyWindow
+// ago. Objects named by their spec have an external name, and mayStillExist
+// makes their Delete instead.
+func (c *Client[MR]) mayShowYet(ctx context.Context, mg MR) bool {
+	if !meta.WasDeleted(mg) || c.lastObserved().LetGo || meta.GetExternalName(mg) != "" || c.kind.Identity(mg) == "" {
+		return false
+	}
+	pending := meta.GetExternalCreatePending(mg)
+	if pending.IsZero() {
+		return false
+	}
+	cl, ok := c.kind.Claims.cachedClaim(ctx, c.identity(mg))
+	if !ok || cl.Holder != mg.GetUID() || cl.Purpose != ToCreate {
+		return false
+	}
+	ended := pending
+	if failed := meta.GetExternalCreateFailed(mg); failed.After(ended) {
+		ended = failed
+	}
+	return time.Since(ended) < ConsistencyWindow
 }
 
 // ConsistencyWindow is how long a read may not find what an object made

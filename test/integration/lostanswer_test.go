@@ -208,3 +208,38 @@ func ackARN(mg resource.Managed) (string, error) {
 	arn, _, err := unstructured.NestedString(u, "status", "atProvider", "ackResourceMetadata", "arn")
 	return arn, err
 }
+
+// TestALostSubscribeThenADeleteLeavesNothing: SNS subscribes, the answer to
+// the Subscribe is a server error, and SNS's reads do not show the new
+// subscription yet; the object is deleted before it ever learned the ARN.
+// The deletion looks again until AWS's reads catch up, finds what its
+// create made, and unsubscribes it: nothing is left on AWS.
+func TestALostSubscribeThenADeleteLeavesNothing(t *testing.T) {
+	s := provider(t)
+	ns := namespace(t)
+	mg := newSubscription(ns, "lost", topic(t, s, "lost-"+ns[len(ns)-5:]))
+	s.aws.InjectFault("sns:Subscribe", emulator.Fault{DropAnswer: 1})
+	t.Cleanup(func() { s.aws.RemoveFault("sns:Subscribe") })
+	s.aws.SetEventualConsistency("sns", 8*time.Second)
+	t.Cleanup(func() { s.aws.SetEventualConsistency("sns", 0) })
+	create(t, mg)
+	eventually(t, 20*time.Second, "the create's answer lost", func() error {
+		if err := cp.Client.Get(context.Background(), client.ObjectKeyFromObject(mg), mg); err != nil {
+			return err
+		}
+		if meta.GetExternalCreateFailed(mg).IsZero() {
+			return fmt.Errorf("no failed create recorded yet")
+		}
+		return nil
+	})
+	if n := subscribed(s.aws.Inventory(), mg); n != 1 {
+		t.Fatalf("SNS has %d subscriptions of the object, want the one its lost create made", n)
+	}
+	if name := meta.GetExternalName(mg); name != "" {
+		t.Fatalf("the object learned the ARN %q: the case needs it not to", name)
+	}
+	remove(t, mg)
+	if n := subscribed(s.aws.Inventory(), mg); n != 0 {
+		t.Errorf("the deleted object left %d subscriptions on SNS", n)
+	}
+}
