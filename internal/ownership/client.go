@@ -647,7 +647,10 @@ func (c *Client[MR]) mayShowYet(ctx context.Context, mg MR) bool {
 	if failed := meta.GetExternalCreateFailed(mg); failed.After(ended) {
 		ended = failed
 	}
-	return time.Since(ended) < ConsistencyWindow
+	// The records are the object's annotations, which its namespace may
+	// write: one dated in the future holds the deletion for nothing.
+	since := time.Since(ended)
+	return since >= 0 && since < ConsistencyWindow
 }
 
 // ConsistencyWindow is how long a read may not find what an object made

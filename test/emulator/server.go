@@ -231,6 +231,25 @@ func (s *Server) CallsFor(resource string) map[string]int {
 	return out
 }
 
+// CallsMatching returns how often each operation was called for the
+// resources whose names (as CallsFor names them) contain sub: a test that
+// gives each object a name no other contains counts every call about it,
+// by name or ARN, at once.
+func (s *Server) CallsMatching(sub string) map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]int{}
+	for r, calls := range s.resourceCalls {
+		if !strings.Contains(r, sub) {
+			continue
+		}
+		for k, v := range calls {
+			out[k] += v
+		}
+	}
+	return out
+}
+
 // resourceOf names the resource a call addresses, if it names one.
 func resourceOf(req *request) string {
 	if strings.HasPrefix(req.http.URL.Path, "/tags/") {
