@@ -30,13 +30,16 @@ export KUBEBUILDER_ASSETS := $(CONTROLPLANE)
 
 all: build
 
+# BOTOCORE_VERSION pins the AWS models make generate reads the modeled errors from.
+BOTOCORE_VERSION := 1.43.11
+
 ## generate: deepcopy, managed-resource method sets and CRDs (package/crds), and
 ## the errors AWS's models list for the operations the provider calls, read from
 ## botocore's data (python3 with boto3 installed).
 generate:
 	cd apis && $(GO) generate -tags generate ./generate.go
 	$(GO) run ./hack/apidocs --crds package/crds --out docs/api
-	$(GO) run ./hack/awsmodels --out internal/clients/awserrors/zz_generated.modeled.go
+	$(GO) run ./hack/awsmodels --botocore-version $(BOTOCORE_VERSION) --out internal/clients/awserrors/zz_generated.modeled.go
 
 ## build: the provider binary.
 build:

@@ -83,11 +83,15 @@ func main() {
 	out := flag.String("out", "internal/clients/awserrors/zz_generated.modeled.go", "file to write")
 	boto := flag.String("botocore", "", "botocore's package directory (default: the one python3 imports)")
 	header := flag.String("header", "hack/boilerplate.go.txt", "license header of the written file")
+	want := flag.String("botocore-version", "", "the botocore version the models must come from (the Makefile pins it), so that every machine writes the same file")
 	flag.Parse()
 
 	dir, version, err := findBotocore(*boto)
 	if err != nil {
 		log.Fatal(err)
+	}
+	if *want != "" && version != *want {
+		log.Fatalf("botocore %s is installed, and the models are pinned at %s: pip install botocore==%s (or boto3 of that botocore), or change BOTOCORE_VERSION in the Makefile", version, *want, *want)
 	}
 	lic, err := os.ReadFile(*header)
 	if err != nil {

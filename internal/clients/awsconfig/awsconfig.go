@@ -725,6 +725,10 @@ func retryer() aws.Retryer {
 			so.MaxAttempts = 2
 			so.Retryables = []retry.IsErrorRetryable{
 				retry.NoRetryCanceledError{},
+				// What an error says of itself first: a clock skew the
+				// SDK corrects, and a create that must not be sent
+				// again (sendonce).
+				retry.RetryableError{},
 				retry.IsErrorRetryableFunc(func(err error) aws.Ternary { return aws.BoolTernary(awserrors.IsThrottled(err)) }),
 			}
 		})
@@ -794,6 +798,11 @@ func (c *Cache) newSession(cfg *config, base aws.Config, region string, id ident
 func (c *Cache) stsClient(cfg aws.Config) *sts.Client {
 	return sts.NewFromConfig(cfg, func(o *sts.Options) {
 		o.APIOptions = append(slices.Clone(o.APIOptions), c.countSTS)
+		// STS's calls change nothing and are sent again safely: a session
+		// is not left unbuilt for a moment's server error or reset
+		// connection (a build that fails is remembered for a while, and
+		// every object of the config waits on it).
+		o.Retryer = retry.NewStandard()
 	})
 }
 

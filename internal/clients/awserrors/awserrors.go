@@ -202,5 +202,5 @@ func Transient(err error) bool {
 // makes the same create succeed. An answer that was lost or failed on
 // AWS's side (5xx) is not one.
 func RefusedForGood(err error) bool {
-	return Answered(err) && !Transient(err) && Classify(err) != AlreadyExists
+	return Answered(err) && React(err) == Refuse
 }

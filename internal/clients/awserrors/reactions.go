@@ -87,7 +87,7 @@ var operations = map[string][]rule{
 	// Firehose answers a name taken, and a stream busy changing, both
 	// with ResourceInUseException.
 	"Firehose:CreateDeliveryStream": {
-		{Code: "ResourceInUseException", Class: AlreadyExists},
+		{Code: "ResourceInUseException", Says: "already exists", Class: AlreadyExists},
 		{Code: "InvalidKMSResourceException", Class: Terminal},
 	},
 	"Firehose:StartDeliveryStreamEncryption": {{Code: "InvalidKMSResourceException", Class: Terminal}},
@@ -100,8 +100,16 @@ var operations = map[string][]rule{
 
 	// AgentCore answers a name taken with ConflictException at create; at
 	// an update it is a change in flight.
-	"Bedrock AgentCore Control:CreateApiKeyCredentialProvider": {{Code: "ConflictException", Class: AlreadyExists}},
+	"Bedrock AgentCore Control:CreateApiKeyCredentialProvider": {
+		{Code: "ConflictException", Says: "already exists", Class: AlreadyExists},
+		{Code: "ConflictException", Class: Unavailable},
+		// What the create names (a KMS key, the token vault) is missing.
+		{Code: "ResourceNotFoundException", Class: Terminal},
+	},
 	"Bedrock AgentCore Control:UpdateApiKeyCredentialProvider": {{Code: "ConflictException", Class: Unavailable}},
+	// A Subscribe's not-found is of its topic: the spec names one that is
+	// not there.
+	"SNS:Subscribe": {{Code: "NotFound", Class: Terminal}},
 }
 
 // shared are the classes of the codes every service may answer with, or
@@ -117,6 +125,11 @@ var shared = map[string]Class{
 	"TooManyRequestsException":               Throttled,
 	"RequestLimitExceeded":                   Throttled,
 	"ProvisionedThroughputExceededException": Throttled,
+	"RequestThrottled":                       Throttled,
+	"RequestThrottledException":              Throttled,
+	"SlowDown":                               Throttled,
+	"PriorRequestNotComplete":                Throttled,
+	"BandwidthLimitExceeded":                 Throttled,
 
 	"LimitExceededException":         Quota, // a rate too when it says so, see Classify
 	"ServiceQuotaExceededException":  Quota,
@@ -146,6 +159,12 @@ var shared = map[string]Class{
 	"UnauthorizedException":   AccessDenied,
 	"InvalidSecurity":         AccessDenied,
 	"RegionDisabledException": AccessDenied,
+	"OptInRequired":           AccessDenied,
+	// A call AWS cannot authenticate: no signature, or one it cannot
+	// verify (a clock the SDK corrects after one retry, else wrong).
+	"InvalidSignatureException":           AccessDenied,
+	"MissingAuthenticationToken":          AccessDenied,
+	"MissingAuthenticationTokenException": AccessDenied,
 	// AWS refuses the credentials themselves: a key unknown, revoked or
 	// expired, a signature it cannot verify, a web identity token its
 	// provider rejects.
@@ -170,6 +189,10 @@ var shared = map[string]Class{
 	"InternalServerException":         Unavailable,
 	"ServiceUnavailable":              Unavailable,
 	"ServiceUnavailableException":     Unavailable,
+	"RequestTimeout":                  Unavailable,
+	"RequestTimeoutException":         Unavailable,
+	"RequestExpired":                  Unavailable,
+	"RequestTimeTooSkewed":            Unavailable,
 }
 
 // declared returns the class an operation's rules or the shared classes

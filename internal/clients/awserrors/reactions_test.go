@@ -114,14 +114,18 @@ func TestReactions(t *testing.T) {
 		message string
 		want    awserrors.Reaction
 	}{
-		"StreamNameTaken":     {op: "Firehose:CreateDeliveryStream", code: "ResourceInUseException", status: 400, want: awserrors.NameTaken},
+		"StreamNameTaken":     {op: "Firehose:CreateDeliveryStream", code: "ResourceInUseException", status: 400, message: "Firehose orders under account 000000000000 already exists.", want: awserrors.NameTaken},
+		"StreamInUseAtCreate": {op: "Firehose:CreateDeliveryStream", code: "ResourceInUseException", status: 400, message: "Firehose orders is being deleted.", want: awserrors.Backoff},
+		"TopicMissing":        {op: "SNS:Subscribe", code: "NotFound", status: 404, message: "Topic does not exist", want: awserrors.Refuse},
+		"SubscriptionMissing": {op: "SNS:GetSubscriptionAttributes", code: "NotFound", status: 404, want: awserrors.Gone},
 		"StreamBusy":          {op: "Firehose:DeleteDeliveryStream", code: "ResourceInUseException", status: 400, want: awserrors.Backoff},
 		"StreamRate":          {op: "Firehose:DescribeDeliveryStream", code: "LimitExceededException", status: 400, message: "Rate exceeded for operation.", want: awserrors.Backoff},
 		"StreamQuota":         {op: "Firehose:CreateDeliveryStream", code: "LimitExceededException", status: 400, message: "You have reached the limit", want: awserrors.Refuse},
 		"ConfigMissing":       {op: "SageMaker:DescribeEndpointConfig", code: "ValidationException", status: 400, message: "Could not find endpoint configuration \"c\".", want: awserrors.Gone},
 		"ConfigInvalid":       {op: "SageMaker:CreateEndpointConfig", code: "ValidationException", status: 400, message: "Model m does not exist", want: awserrors.Refuse},
 		"ConfigExists":        {op: "SageMaker:CreateEndpointConfig", code: "ValidationException", status: 400, message: "Cannot create already existing endpoint configuration", want: awserrors.NameTaken},
-		"KeyProviderConflict": {op: "Bedrock AgentCore Control:CreateApiKeyCredentialProvider", code: "ConflictException", status: 409, want: awserrors.NameTaken},
+		"KeyProviderConflict": {op: "Bedrock AgentCore Control:CreateApiKeyCredentialProvider", code: "ConflictException", status: 409, message: "Credential provider search already exists", want: awserrors.NameTaken},
+		"KeyProviderBusy":     {op: "Bedrock AgentCore Control:CreateApiKeyCredentialProvider", code: "ConflictException", status: 409, message: "Another operation is in progress", want: awserrors.Backoff},
 		"KeyProviderChanging": {op: "Bedrock AgentCore Control:UpdateApiKeyCredentialProvider", code: "ConflictException", status: 409, want: awserrors.Backoff},
 		"SubscriptionQuota":   {op: "SNS:Subscribe", code: "SubscriptionLimitExceeded", status: 403, want: awserrors.Refuse},
 		"SNSFailing":          {op: "SNS:Subscribe", code: "InternalError", status: 500, want: awserrors.Backoff},

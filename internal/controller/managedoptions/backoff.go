@@ -48,14 +48,17 @@ const (
 // crossplane-runtime's own limiter doubles from a second up to a minute, with
 // no jitter; limit is the poll interval, the longest a healthy object waits.
 func Backoff(limit time.Duration) workqueue.TypedRateLimiter[reconcile.Request] {
-	return jittered{workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](FirstBackoff, max(limit, FirstBackoff))}
+	limit = max(limit, FirstBackoff)
+	return jittered{workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](FirstBackoff, limit), limit}
 }
 
 type jittered struct {
 	workqueue.TypedRateLimiter[reconcile.Request]
+	limit time.Duration
 }
 
 func (j jittered) When(r reconcile.Request) time.Duration {
 	d := j.TypedRateLimiter.When(r)
-	return d + time.Duration((rand.Float64()*2-1)*BackoffJitter*float64(d)) //nolint:gosec // spreading retries needs no secure randomness
+	d += time.Duration((rand.Float64()*2 - 1) * BackoffJitter * float64(d)) //nolint:gosec // spreading retries needs no secure randomness
+	return min(d, j.limit)
 }

@@ -58,7 +58,10 @@ const (
 	// errMismatch tells nothing of what the subscription subscribes: it may
 	// be another namespace's, and its reader may not own it.
 	errMismatch = "the subscription named by the external name (annotation crossplane.io/external-name) is not what the spec says (spec.forProvider.topicARN, protocol and endpoint); it is not adopted and nothing of it is shown: set the annotation to the ARN of the subscription the spec describes, or remove it to subscribe"
-	errVerify   = "cannot tell whether subscription %s, which SNS answered the subscribe with, is this object's work, as its attributes cannot be read: %s"
+	// errNotShownYet names no ARN: the subscription SNS lists may be
+	// another's, and its reader may not own it.
+	errNotShownYet = "SNS has a subscription of this topic, protocol and endpoint, and does not show its attributes yet (its reads lag its writes); it is looked at again, and not subscribed anew meanwhile"
+	errVerify      = "cannot tell whether subscription %s, which SNS answered the subscribe with, is this object's work, as its attributes cannot be read: %s"
 
 	msgPending     = "waiting for the endpoint to confirm the subscription; SNS deletes a subscription that is not confirmed within 48 hours"
 	msgLeftPending = "SNS keeps subscription %s, pending confirmation, which it does not let anyone delete: it deletes it itself 48 hours after it was requested, unless its endpoint confirms it first"
@@ -141,8 +144,10 @@ type external struct {
 
 	updates map[string]string
 	// subscribed is true once this reconcile's Create called Subscribe,
-	// under the claim ownership took for it.
-	subscribed bool
+	// under the claim ownership took for it; subscribedARN is the ARN SNS
+	// answered it with, if it answered.
+	subscribed    bool
+	subscribedARN string
 	// What the last Observe found, for ownership: SNS cannot tag a
 	// subscription nor says when it was made, so only its ARN tells.
 	ownership.Observed
@@ -156,6 +161,11 @@ type external struct {
 func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (managed.ExternalObservation, error) {
 	arn := meta.GetExternalName(mg)
 	recovered := false
+	if arn == "" && e.subscribedARN != "" {
+		// This reconcile's Subscribe was answered with it, and its look
+		// at it failed: SNS said which it is, no lookup is needed.
+		arn, recovered = e.subscribedARN, true
+	}
 	if arn == "" {
 		found, waiting, err := e.lookup(ctx, &mg.Spec.ForProvider)
 		switch {
@@ -176,6 +186,12 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (mana
 	}
 	e.Observed = ownership.Observed{ARN: arn}
 	out, err := e.client.GetSubscriptionAttributes(ctx, &sns.GetSubscriptionAttributesInput{SubscriptionArn: aws.String(arn)})
+	if awserrors.IsNotFound(err) && recovered {
+		// SNS lists it, or answered a Subscribe with it, and its reads
+		// do not show it yet (they lag its writes): it exists, and is
+		// looked at again, never subscribed anew meanwhile.
+		return managed.ExternalObservation{}, errors.New(errNotShownYet)
+	}
 	if awserrors.IsNotFound(err) {
 		return managed.ExternalObservation{ResourceExists: false}, nil
 	}
@@ -313,6 +329,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Subscription) (manag
 		return managed.ExternalCreation{}, awserrors.Wrap(err, errSubscribe)
 	}
 	arn := aws.ToString(out.SubscriptionArn)
+	e.subscribedARN = arn
 	got, err := e.client.GetSubscriptionAttributes(ctx, &sns.GetSubscriptionAttributesInput{SubscriptionArn: out.SubscriptionArn})
 	if err != nil {
 		// Whose the subscription is stays unknown, as after a lost
