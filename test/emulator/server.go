@@ -327,7 +327,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case lose == dropAnswer:
 		proto.writeError(w, req, internalFailure())
 	case lose == dropConnection:
-		resetConnection(w)
+		ResetConnection(w)
 	case aerr != nil:
 		proto.writeError(w, req, aerr)
 	default:
@@ -348,10 +348,10 @@ func internalFailure() *apiError {
 	return errorf(500, "InternalFailure", "The request processing has failed because of an unknown error, exception or failure.")
 }
 
-// resetConnection closes the request's connection without an answer, with
+// ResetConnection closes the request's connection without an answer, with
 // a TCP reset where the connection is TCP: the caller reads
 // "connection reset by peer".
-func resetConnection(w http.ResponseWriter) {
+func ResetConnection(w http.ResponseWriter) {
 	conn, _, err := http.NewResponseController(w).Hijack()
 	if err != nil {
 		// An HTTP/2 stream cannot be taken over: it ends without an answer.

@@ -24,7 +24,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -115,7 +114,7 @@ func dropHopByHop(h http.Header) {
 func (p *resetProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		resetConnection(w)
+		emulator.ResetConnection(w)
 		return
 	}
 	// The emulator's own controls are the harness's, not the provider's:
@@ -143,7 +142,7 @@ func (p *resetProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		// The emulator's connection failed (its own reset, or the caller
 		// went away): the caller's fails too, as through a NAT.
-		resetConnection(w)
+		emulator.ResetConnection(w)
 		return
 	}
 	// The whole answer is read before deciding, so that the emulator has
@@ -151,14 +150,14 @@ func (p *resetProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	answer, err := io.ReadAll(resp.Body)
 	_ = resp.Body.Close()
 	if err != nil {
-		resetConnection(w)
+		emulator.ResetConnection(w)
 		return
 	}
 	if lose {
 		p.mu.Lock()
 		p.reset[op]++
 		p.mu.Unlock()
-		resetConnection(w)
+		emulator.ResetConnection(w)
 		return
 	}
 	h := w.Header()
@@ -168,21 +167,6 @@ func (p *resetProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	dropHopByHop(h)
 	w.WriteHeader(resp.StatusCode)
 	_, _ = w.Write(answer)
-}
-
-// resetConnection closes the caller's connection without an answer, with a
-// TCP reset (SO_LINGER 0), as the emulator's own resetConnection does: the
-// caller reads "connection reset by peer", not a clean end of file.
-func resetConnection(w http.ResponseWriter) {
-	conn, _, err := http.NewResponseController(w).Hijack()
-	if err != nil {
-		// An HTTP/2 stream cannot be taken over: it ends without an answer.
-		panic(http.ErrAbortHandler)
-	}
-	if tcp, ok := conn.(*net.TCPConn); ok {
-		_ = tcp.SetLinger(0)
-	}
-	_ = conn.Close()
 }
 
 // signingScope reads the signing name from SigV4's credential scope, as the
