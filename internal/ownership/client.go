@@ -67,10 +67,6 @@ type Kind[MR Object[MR]] struct {
 	Identity func(MR) string
 	// Metadata reads status.atProvider.ackResourceMetadata.
 	Metadata func(MR) *common.ResourceMetadata
-	// AlreadyExists are the kind's own wordings of AWS's "already exists"
-	// answer to a create, each "Code: message prefix", beside the codes
-	// every service uses.
-	AlreadyExists []string
 	// Where is where AWS keeps the identity unique, when that is not the
 	// session's account and region (a subscription lives in its topic's);
 	// nil otherwise.
@@ -453,7 +449,7 @@ func (c *Client[MR]) Create(ctx context.Context, mg MR) (managed.ExternalCreatio
 		return created, nil
 	}
 	switch {
-	case awserrors.IsAlreadyExists(err, c.kind.AlreadyExists...):
+	case awserrors.IsAlreadyExists(err):
 	case awserrors.Answered(err):
 		// AWS refused the create: what may appear under this identity
 		// before the next create is not this object's work.

@@ -142,7 +142,6 @@ func cluster(t *testing.T, objs ...client.Object) (client.Client, *Kind[*v1alpha
 		Metadata: func(mg *v1alpha1.DeliveryStream) *common.ResourceMetadata {
 			return mg.Status.AtProvider.ACKResourceMetadata
 		},
-		AlreadyExists:    []string{"ResourceInUseException: already exists"},
 		Claims:           NewClaims("provider", streamKind.WithVersion("v1alpha1"), func() client.Object { return newStream() }, kube, kube, kube),
 		Objects:          kube,
 		New:              newStream,
@@ -650,13 +649,13 @@ func TestClientCreate(t *testing.T) {
 		"AlreadyExistsQuotesAWS": {
 			reason: "A name taken says AWS's own code and message beside the provider's reading of them.",
 			aws: &awsStream{exists: true, tags: OwnerTags(streamKind, named("team-x", "orders")),
-				createErr: &smithy.GenericAPIError{Code: "ResourceInUseException", Message: "Firehose orders under account 000000000000 already exists"}},
+				createErr: streamCreateAnswer("Firehose orders under account 000000000000 already exists")},
 			wantErr: "(AWS answered the create: ResourceInUseException: Firehose orders under account 000000000000 already exists)",
 		},
 		"AlreadyExistsMadeElsewhere": {
 			reason: "AWS has it, tagged by another object: refused, and the claim let go.",
 			aws: &awsStream{exists: true, tags: OwnerTags(streamKind, named("team-x", "orders")),
-				createErr: &smithy.GenericAPIError{Code: "ResourceInUseException", Message: "already exists"}},
+				createErr: streamCreateAnswer("already exists")},
 			wantErr: "created by an object of another namespace",
 		},
 	}
@@ -770,7 +769,7 @@ func TestClientCreatesFirst(t *testing.T) {
 func TestClientCreateFirstRefusedAsExisting(t *testing.T) {
 	kube, k := cluster(t)
 	k.CreateRefusedIfExists = true
-	aws := &awsStream{exists: true, untagged: true, created: time.Now(), createErr: &smithy.GenericAPIError{Code: "ResourceInUseException", Message: "already exists"}}
+	aws := &awsStream{exists: true, untagged: true, created: time.Now(), createErr: streamCreateAnswer("already exists")}
 	c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, askerAt)
 	mg := named("team-b", "orders")
 	ctx := context.Background()
@@ -799,7 +798,7 @@ func TestClientCreateFirstRefusedAsExisting(t *testing.T) {
 func TestClientCreateFirstRefusedThenLookFails(t *testing.T) {
 	kube, k := cluster(t)
 	k.CreateRefusedIfExists = true
-	aws := &awsStream{exists: true, untagged: true, created: time.Now(), createErr: &smithy.GenericAPIError{Code: "ResourceInUseException", Message: "already exists"}}
+	aws := &awsStream{exists: true, untagged: true, created: time.Now(), createErr: streamCreateAnswer("already exists")}
 	mg := named("team-b", "orders")
 	ctx := context.Background()
 	c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](aws), k, askerAt)
@@ -1055,4 +1054,11 @@ func TestClientNotShownIsNotCreatedAgain(t *testing.T) {
 	if diff := cmp.Diff(ToCreate, purposeOf(t, kube)); diff != "" {
 		t.Errorf("the claim after the window, for the create that follows: -want, +got:\n%s", diff)
 	}
+}
+
+// streamCreateAnswer is Firehose's answer to a CreateDeliveryStream with
+// ResourceInUseException, as the SDK returns it: what it means depends on
+// the operation it answers (awserrors).
+func streamCreateAnswer(message string) error {
+	return &smithy.OperationError{ServiceID: "Firehose", OperationName: "CreateDeliveryStream", Err: &smithy.GenericAPIError{Code: "ResourceInUseException", Message: message}}
 }

@@ -103,10 +103,6 @@ type Kind[MR Object[MR]] struct {
 	// Tagged is true for the kinds AWS can tag: their creates carry the
 	// owner tags.
 	Tagged bool
-	// AlreadyExists are the kind's own wordings of AWS's "already exists"
-	// answer to a create, each "Code: message prefix", beside the codes
-	// every service uses.
-	AlreadyExists []string
 	// Watches are further watches, such as the Secrets the kind reads.
 	Watches []managedoptions.Watch
 	// SentAnnotations are the annotations the kind writes to remember what
@@ -214,13 +210,12 @@ func (k Kind[MR]) ownership(mgr ctrl.Manager, o controller.Options, namespace st
 		identity, field, another = k.Identity, k.IdentityField, k.Another
 	}
 	return &ownership.Kind[MR]{
-		GroupKind:     k.GroupVersionKind.GroupKind(),
-		Terms:         ownership.MessageTerms{Noun: k.Noun, Field: field, Another: another},
-		Identity:      identity,
-		Metadata:      k.Metadata,
-		AlreadyExists: k.AlreadyExists,
-		Where:         k.Where,
-		Tagged:        k.Tagged,
+		GroupKind: k.GroupVersionKind.GroupKind(),
+		Terms:     ownership.MessageTerms{Noun: k.Noun, Field: field, Another: another},
+		Identity:  identity,
+		Metadata:  k.Metadata,
+		Where:     k.Where,
+		Tagged:    k.Tagged,
 		Claims: ownership.NewClaims(namespace, k.GroupVersionKind, func() client.Object { return k.newObject() },
 			mgr.GetCache(), mgr.GetAPIReader(), mgr.GetClient()),
 		Objects:          kubeclient.CacheThenAPIServer(mgr.GetCache(), mgr.GetAPIReader()),

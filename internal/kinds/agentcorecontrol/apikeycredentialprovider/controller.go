@@ -97,7 +97,6 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Noun:          "API-key credential provider",
 		ReadyAtCreate: true,
 		ObserveCalls:  observeCalls,
-		AlreadyExists: []string{"ConflictException: already exists"},
 		Watches: []managedoptions.Watch{managedoptions.WatchSecrets(mgr.GetClient(), o.Logger, &v1alpha1.APIKeyCredentialProviderList{},
 			func(mg *v1alpha1.APIKeyCredentialProvider) []string {
 				return []string{aws.ToString(mg.Spec.ForProvider.APIKey.Name)}

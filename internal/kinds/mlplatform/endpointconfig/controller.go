@@ -80,7 +80,6 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Noun:          "endpoint configuration",
 		ReadyAtCreate: true,
 		ObserveCalls:  observeCalls,
-		AlreadyExists: []string{"ValidationException: Cannot create already existing"},
 	})
 }
 

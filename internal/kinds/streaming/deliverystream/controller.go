@@ -113,11 +113,10 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		Metadata: func(mg *v1alpha1.DeliveryStream) *common.ResourceMetadata {
 			return mg.Status.AtProvider.ACKResourceMetadata
 		},
-		NameField:     "spec.forProvider.deliveryStreamName",
-		Name:          func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
-		Noun:          "delivery stream",
-		ObserveCalls:  observeCalls,
-		AlreadyExists: []string{"ResourceInUseException: already exists"},
+		NameField:    "spec.forProvider.deliveryStreamName",
+		Name:         func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
+		Noun:         "delivery stream",
+		ObserveCalls: observeCalls,
 		Watches: []managedoptions.Watch{managedoptions.WatchSecrets(mgr.GetClient(), o.Logger, &v1alpha1.DeliveryStreamList{}, func(mg *v1alpha1.DeliveryStream) []string {
 			if ref := accessKeyRef(&mg.Spec.ForProvider); ref != nil && ref.Name != nil {
 				return []string{*ref.Name}
