@@ -48,8 +48,14 @@ import (
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 )
 
-// modeledWindow is how long each case's error is answered.
-const modeledWindow = 10 * time.Second
+// modeledWindow is how long each case's error is answered: 10 s, or
+// MODELED_WINDOW's (a Go duration), to measure a longer one.
+var modeledWindow = func() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("MODELED_WINDOW")); err == nil && d >= 4*time.Second {
+		return d
+	}
+	return 10 * time.Second
+}()
 
 // modeledAtOnce is how many cases run at once.
 const modeledAtOnce = 80
@@ -324,6 +330,7 @@ func runModeledCase(t *testing.T, s *stack, k modeledKind, c modeledCase, id str
 	}
 	watch(a.Until)
 	o := modeledOutcome{calls: len(at)}
+	t.Logf("%d calls in the window: %v", o.calls, since(s.aws.CallsMatching(id), beforeCalls))
 	// At most one call a second, and, for an object that made more than
 	// one every other second, from its first call on no more in the second
 	// half of what is left of the window than in the first (give or take
