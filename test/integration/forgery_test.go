@@ -186,23 +186,32 @@ func TestFiveNamespacesAskingAtOnce(t *testing.T) {
 	}
 }
 
-// TestAFailedCreateProvesNothing: a Subscription or an Endpoint whose create
-// AWS refused (HTTP 500) does not take a resource of its identity that
-// appears afterwards (made by another tool, another cluster, a person): it
-// is refused, the outside resource is not changed, and it is still there
-// after the object's deletion. AWS cannot tag these kinds, so only the claim
-// taken before the call could have made it the object's, and AWS's refusal
-// is recorded in it. Faults are global to the emulator: the test runs alone.
-func TestAFailedCreateProvesNothing(t *testing.T) {
+// TestARefusedCreateProvesNothing: a Subscription or an Endpoint whose create
+// AWS refused (throttled it: AWS did nothing) does not take a resource of its
+// identity that appears afterwards (made by another tool, another cluster, a
+// person): it is refused, the outside resource is not changed, and it is
+// still there after the object's deletion. AWS cannot tag these kinds, so
+// only the claim taken before the call could have made it the object's, and
+// AWS's refusal is recorded in it. (A server error is no refusal: AWS may
+// have done the work, and what shows next is taken for it,
+// TestALostCreateAnswerIsStillItsOwn.) Answers are the emulator's: the
+// test runs alone.
+func TestARefusedCreateProvesNothing(t *testing.T) {
 	s := provider(t)
 	ctx := context.Background()
+	throttled := map[string]emulator.Answer{
+		"sns:Subscribe":         {Code: "Throttling", Status: 400, Message: "Rate exceeded"},
+		"events:CreateEndpoint": {Code: "ThrottlingException", Status: 429, Message: "Rate exceeded"},
+	}
 	for _, k := range ownedKinds(t, s) {
 		if k.tags != nil {
 			continue
 		}
 		t.Run(k.name, func(t *testing.T) {
-			defer s.aws.ClearFaults()
-			s.aws.InjectFault(k.creates, emulator.Fault{ServerError: 1000})
+			defer s.aws.ClearAnswers()
+			a := throttled[k.creates]
+			a.Operation, a.Count = k.creates, 1000
+			s.aws.InjectAnswer(a)
 			mg := k.object(t, namespace(t), short("failed"))
 			create(t, mg)
 			eventually(t, 30*time.Second, "the create refused by AWS", func() error {
@@ -225,7 +234,7 @@ func TestAFailedCreateProvesNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s.aws.ClearFaults()
+			s.aws.ClearAnswers()
 			refused(t, mg, "made outside this cluster", ownership.AnnotationAdoptionPolicy)
 			time.Sleep(2 * testPoll)
 			if now, err := k.state(ctx, mg); err != nil || now != outside {
