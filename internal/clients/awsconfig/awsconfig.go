@@ -798,11 +798,16 @@ func (c *Cache) newSession(cfg *config, base aws.Config, region string, id ident
 func (c *Cache) stsClient(cfg aws.Config) *sts.Client {
 	return sts.NewFromConfig(cfg, func(o *sts.Options) {
 		o.APIOptions = append(slices.Clone(o.APIOptions), c.countSTS)
-		// STS's calls change nothing and are sent again safely: a session
-		// is not left unbuilt for a moment's server error or reset
-		// connection (a build that fails is remembered for a while, and
-		// every object of the config waits on it).
-		o.Retryer = retry.NewStandard()
+		if cfg.BaseEndpoint == nil {
+			// AWS's own STS: its calls change nothing and are sent again
+			// safely, so that a session is not left unbuilt for a
+			// moment's server error or reset connection (a build that
+			// fails is remembered for a while, and every object of the
+			// config waits on it). An endpoint a config names, a
+			// tenant's among them, is not asked again: what it costs
+			// stays bounded by its answers.
+			o.Retryer = retry.NewStandard()
+		}
 	})
 }
 
