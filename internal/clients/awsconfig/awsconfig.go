@@ -725,11 +725,16 @@ func retryer() aws.Retryer {
 			so.MaxAttempts = 2
 			so.Retryables = []retry.IsErrorRetryable{
 				retry.NoRetryCanceledError{},
-				// What an error says of itself first: a clock skew the
-				// SDK corrects, and a create that must not be sent
-				// again (sendonce).
-				retry.RetryableError{},
-				retry.IsErrorRetryableFunc(func(err error) aws.Ternary { return aws.BoolTernary(awserrors.IsThrottled(err)) }),
+				retry.IsErrorRetryableFunc(func(err error) aws.Ternary {
+					// An error that says it must not be sent again (a
+					// create whose outcome is unknown, sendonce; a body
+					// over its limit) is not, throttled or not.
+					var says interface{ RetryableError() bool }
+					if errors.As(err, &says) && !says.RetryableError() {
+						return aws.FalseTernary
+					}
+					return aws.BoolTernary(awserrors.IsThrottled(err))
+				}),
 			}
 		})
 	})
