@@ -91,8 +91,6 @@ func Classify(err error) Class {
 	}
 }
 
-func contains(s, sub string) bool { return strings.Contains(s, sub) }
-
 // IsNotFound reports whether err says the resource does not exist: a
 // not-found code, or one of extra, each "Code: text of the message" for
 // services that word not-found as another error (SageMaker's

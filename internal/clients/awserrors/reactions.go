@@ -18,6 +18,7 @@ package awserrors
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/aws/smithy-go"
 )
@@ -199,7 +200,7 @@ var shared = map[string]Class{
 // give an answer, and whether any does.
 func declared(operation, code, message string) (Class, bool) {
 	for _, r := range operations[operation] {
-		if r.Code == code && (r.Says == "" || contains(message, r.Says)) {
+		if r.Code == code && (r.Says == "" || strings.Contains(message, r.Says)) {
 			return r.Class, true
 		}
 	}

@@ -22,6 +22,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/aws/smithy-go"
@@ -39,20 +40,11 @@ import (
 // answerOf is AWS's answer to one call of operation ("ServiceID:Operation"),
 // as the SDK returns it.
 func answerOf(operation string, e awserrors.ModeledError, message string) error {
-	service, name, _ := cutLast(operation)
+	service, name, _ := strings.Cut(operation, ":")
 	return &smithy.OperationError{ServiceID: service, OperationName: name, Err: &smithyhttp.ResponseError{
 		Response: &smithyhttp.Response{Response: &http.Response{StatusCode: e.Status}},
 		Err:      &smithy.GenericAPIError{Code: e.Code, Message: message},
 	}}
-}
-
-func cutLast(s string) (string, string, bool) {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == ':' {
-			return s[:i], s[i+1:], true
-		}
-	}
-	return s, "", false
 }
 
 // TestEveryModeledErrorHasOneReaction: each error AWS's model lists for an
