@@ -193,9 +193,15 @@ func TestListed(t *testing.T) {
 		reason  string
 		obj     *managedObject
 		desired map[string]string
+		shown   bool
 		want    bool
 	}{
 		"Nothing": {reason: "No tags asked for and none set before: nothing to compare.", obj: object("")},
+		"Shown": {reason: "An object that shows AWS's configuration lists the tags to show them.", obj: object(""), shown: true, want: true},
+		"ShownDeleted": {
+			reason: "A resource being deleted shows nothing more.",
+			obj:    with(object(""), func(o *managedObject) { o.DeletionTimestamp = &deleted }), shown: true,
+		},
 		"Desired": {reason: "Tags asked for are compared.", obj: object(""), desired: map[string]string{"a": "1"}, want: true},
 		"SetBefore": {
 			reason: "Tags the provider set before are compared, to remove those the spec dropped.",
@@ -219,7 +225,7 @@ func TestListed(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, Listed(tc.obj, tc.desired)); diff != "" {
+			if diff := cmp.Diff(tc.want, Listed(tc.obj, Want{Spec: tc.desired, Shown: tc.shown})); diff != "" {
 				t.Errorf("%s\nListed(): -want, +got:\n%s", tc.reason, diff)
 			}
 		})
