@@ -171,6 +171,18 @@ var (
 	APIKeyCredentialProviderGroupVersionKind = SchemeGroupVersion.WithKind(APIKeyCredentialProviderKind)
 )
 
+// GetLastHandledReconcileAt and SetLastHandledReconcileAt let
+// crossplane-runtime record the crossplane.io/reconcile-requested-at token it
+// handled (angryjet does not generate them).
+func (mg *APIKeyCredentialProvider) GetLastHandledReconcileAt() string {
+	return mg.Status.LastHandledReconcileAt
+}
+
+// SetLastHandledReconcileAt records the token handled.
+func (mg *APIKeyCredentialProvider) SetLastHandledReconcileAt(token string) {
+	mg.Status.LastHandledReconcileAt = token
+}
+
 func init() {
 	SchemeBuilder.Register(&APIKeyCredentialProvider{}, &APIKeyCredentialProviderList{})
 }

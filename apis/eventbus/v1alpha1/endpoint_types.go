@@ -257,6 +257,14 @@ var (
 	EndpointGroupVersionKind = SchemeGroupVersion.WithKind(EndpointKind)
 )
 
+// GetLastHandledReconcileAt and SetLastHandledReconcileAt let
+// crossplane-runtime record the crossplane.io/reconcile-requested-at token it
+// handled (angryjet does not generate them).
+func (mg *Endpoint) GetLastHandledReconcileAt() string { return mg.Status.LastHandledReconcileAt }
+
+// SetLastHandledReconcileAt records the token handled.
+func (mg *Endpoint) SetLastHandledReconcileAt(token string) { mg.Status.LastHandledReconcileAt = token }
+
 func init() {
 	SchemeBuilder.Register(&Endpoint{}, &EndpointList{})
 }

@@ -520,6 +520,16 @@ var (
 	EndpointConfigGroupVersionKind = SchemeGroupVersion.WithKind(EndpointConfigKind)
 )
 
+// GetLastHandledReconcileAt and SetLastHandledReconcileAt let
+// crossplane-runtime record the crossplane.io/reconcile-requested-at token it
+// handled (angryjet does not generate them).
+func (mg *EndpointConfig) GetLastHandledReconcileAt() string { return mg.Status.LastHandledReconcileAt }
+
+// SetLastHandledReconcileAt records the token handled.
+func (mg *EndpointConfig) SetLastHandledReconcileAt(token string) {
+	mg.Status.LastHandledReconcileAt = token
+}
+
 func init() {
 	SchemeBuilder.Register(&EndpointConfig{}, &EndpointConfigList{})
 }

@@ -261,6 +261,16 @@ var (
 	SubscriptionGroupVersionKind = SchemeGroupVersion.WithKind(SubscriptionKind)
 )
 
+// GetLastHandledReconcileAt and SetLastHandledReconcileAt let
+// crossplane-runtime record the crossplane.io/reconcile-requested-at token it
+// handled (angryjet does not generate them).
+func (mg *Subscription) GetLastHandledReconcileAt() string { return mg.Status.LastHandledReconcileAt }
+
+// SetLastHandledReconcileAt records the token handled.
+func (mg *Subscription) SetLastHandledReconcileAt(token string) {
+	mg.Status.LastHandledReconcileAt = token
+}
+
 func init() {
 	SchemeBuilder.Register(&Subscription{}, &SubscriptionList{})
 }

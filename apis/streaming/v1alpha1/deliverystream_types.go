@@ -708,6 +708,16 @@ var (
 	DeliveryStreamGroupVersionKind = SchemeGroupVersion.WithKind(DeliveryStreamKind)
 )
 
+// GetLastHandledReconcileAt and SetLastHandledReconcileAt let
+// crossplane-runtime record the crossplane.io/reconcile-requested-at token it
+// handled (angryjet does not generate them).
+func (mg *DeliveryStream) GetLastHandledReconcileAt() string { return mg.Status.LastHandledReconcileAt }
+
+// SetLastHandledReconcileAt records the token handled.
+func (mg *DeliveryStream) SetLastHandledReconcileAt(token string) {
+	mg.Status.LastHandledReconcileAt = token
+}
+
 func init() {
 	SchemeBuilder.Register(&DeliveryStream{}, &DeliveryStreamList{})
 }
