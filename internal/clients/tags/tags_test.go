@@ -438,3 +438,43 @@ func TestPlanTooMany(t *testing.T) {
 		t.Errorf("Apply() of 50 tags: calls %v, error %v; want one set", calls, err)
 	}
 }
+
+func TestToList(t *testing.T) {
+	cases := map[string]struct {
+		in   map[string]string
+		want []common.Tag
+	}{
+		"None":   {},
+		"Sorted": {in: map[string]string{"b": "2", "a": ""}, want: []common.Tag{{Key: aws.String("a"), Value: aws.String("")}, {Key: aws.String("b"), Value: aws.String("2")}}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, ToList(tc.in)); diff != "" {
+				t.Errorf("ToList(): -want, +got:\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestPlanShown(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		plan   Plan
+		want   map[string]string
+	}{
+		"NotListed": {reason: "Tags that were not listed are not shown as none.", plan: Plan{}},
+		"OwnerTagsLeftOut": {
+			reason: "The provider's owner tags are no spec's tags.",
+			plan:   Plan{observed: map[string]string{"team": "a", "crossplane-name": "x"}},
+			want:   map[string]string{"team": "a"},
+		},
+		"ListedNone": {reason: "A resource listed without tags shows none.", plan: Plan{observed: map[string]string{}}, want: map[string]string{}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, tc.plan.Shown()); diff != "" {
+				t.Errorf("%s\nShown(): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
