@@ -179,6 +179,32 @@ func importCases() map[string]importCase {
 				s.Spec.ForProvider = *s.Status.AtProvider.ForProvider
 			},
 		},
+		// Observed by its topic, protocol and endpoint rather than its ARN,
+		// it is found by them, and shows what SNS holds as well.
+		"SubscriptionBySpec": {
+			made: func(t *testing.T, s *stack, ns string) string {
+				full := newSubscription(ns, "imp-subspec-"+ns, topic(t, s, "imp-topicspec-"+ns))
+				out, err := sns.NewFromConfig(outsiderConfig(s)).Subscribe(t.Context(), snsclient.SubscribeInput(&full.Spec.ForProvider))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return aws.ToString(out.SubscriptionArn)
+			},
+			imported: func(ns, arn string) resource.Managed {
+				topicARN := arn[:strings.LastIndex(arn, ":")]
+				mg := newSubscription(ns, "imp-subspec-"+ns, topicARN)
+				mg.Spec.ForProvider.RawMessageDelivery, mg.Spec.ForProvider.FilterPolicy = nil, nil
+				observing(mg, ns, "imported")
+				return mg
+			},
+			shown: func(mg resource.Managed) (string, string) {
+				return asJSON(mg.(*notificationv1alpha1.Subscription).Status.AtProvider.ForProvider), `"rawMessageDelivery":"true"`
+			},
+			manage: func(mg resource.Managed) {
+				s := mg.(*notificationv1alpha1.Subscription)
+				s.Spec.ForProvider = *s.Status.AtProvider.ForProvider
+			},
+		},
 		"APIKeyCredentialProvider": {
 			made: func(t *testing.T, s *stack, ns string) string {
 				full := newAPIKeyProvider(ns, "imp-key-"+ns)

@@ -168,34 +168,9 @@ type external struct {
 // create was attempted, because the provider may have been stopped, or the
 // answer lost, before it could record the ARN Subscribe returned.
 func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (managed.ExternalObservation, error) {
-	arn := meta.GetExternalName(mg)
-	recovered := false
-	if arn == "" && e.subscribedARN != "" {
-		// This reconcile's Subscribe was answered with it, and its look
-		// at it failed: SNS said which it is, no lookup is needed.
-		arn, recovered = e.subscribedARN, true
-	}
-	if arn == "" && !identified(&mg.Spec.ForProvider) {
-		// An object that only observes need not say more than the ARN.
-		return managed.ExternalObservation{}, errors.New(errNoIdentity)
-	}
-	if arn == "" {
-		found, waiting, err := e.lookup(ctx, &mg.Spec.ForProvider)
-		switch {
-		case err != nil:
-			return managed.ExternalObservation{}, err
-		case found != "":
-			arn, recovered = found, true
-		case waiting && !e.holdsCreateClaim(ctx, mg) && !ownership.WantsToAdopt(mg):
-			// Someone's subscription waits for its endpoint to
-			// confirm, with its ARN hidden: it exists, and this object
-			// never subscribed it (its create would hold the claim).
-			return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, nil
-		default:
-			// Not subscribed, or waiting for confirmation: Subscribe,
-			// being idempotent, returns the ARN of the latter.
-			return managed.ExternalObservation{ResourceExists: false}, nil
-		}
+	arn, recovered, none, err := e.find(ctx, mg)
+	if arn == "" || err != nil {
+		return none, err
 	}
 	e.Observed = ownership.Observed{ARN: arn}
 	out, err := e.client.GetSubscriptionAttributes(ctx, &sns.GetSubscriptionAttributesInput{SubscriptionArn: aws.String(arn)})
@@ -264,6 +239,41 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (mana
 		ResourceLateInitialized: lateInitialized,
 		Diff:                    strings.Join(diffs, ", "),
 	}, nil
+}
+
+// find returns the ARN of the subscription the object names: its external
+// name, the ARN this reconcile's Subscribe was answered with, or the one its
+// topic, protocol and endpoint find (recovered). Without an ARN, none is
+// what the Observe answers.
+func (e *external) find(ctx context.Context, mg *v1alpha1.Subscription) (arn string, recovered bool, none managed.ExternalObservation, err error) {
+	if arn := meta.GetExternalName(mg); arn != "" {
+		return arn, false, none, nil
+	}
+	if e.subscribedARN != "" {
+		// This reconcile's Subscribe was answered with it, and its look
+		// at it failed: SNS said which it is, no lookup is needed.
+		return e.subscribedARN, true, none, nil
+	}
+	if !identified(&mg.Spec.ForProvider) {
+		// An object that only observes need not say more than the ARN.
+		return "", false, none, errors.New(errNoIdentity)
+	}
+	found, waiting, err := e.lookup(ctx, &mg.Spec.ForProvider)
+	switch {
+	case err != nil:
+		return "", false, none, err
+	case found != "":
+		return found, true, none, nil
+	case waiting && !e.holdsCreateClaim(ctx, mg) && !ownership.WantsToAdopt(mg):
+		// Someone's subscription waits for its endpoint to confirm, with
+		// its ARN hidden: it exists, and this object never subscribed it
+		// (its create would hold the claim).
+		return "", false, managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, nil
+	default:
+		// Not subscribed, or waiting for confirmation: Subscribe, being
+		// idempotent, returns the ARN of the latter.
+		return "", false, managed.ExternalObservation{ResourceExists: false}, nil
+	}
 }
 
 // identified reports whether the spec says which subscription it is: its
