@@ -151,8 +151,10 @@ func (r *reporter) report(what string, err error) {
 // function-patch-and-transform through Crossplane's package manager from a
 // TLS registry, runs the provider as the ServiceAccount Crossplane's RBAC
 // manager grants a provider revision its permissions, with nothing more than
-// the README's ClusterRoles, brings every kind and each example composite to
-// Ready, changes and deletes them, checking AWS (the emulator) at each step.
+// the README's ClusterRoles, with Crossplane's activation policy activating
+// two kinds (the provider ready with them), then a third (Ready without a
+// restart of the provider, which stays ready), then the others; brings every
+// kind and each example composite to Ready, changes and deletes them, checking AWS (the emulator) at each step.
 // A composite must be Ready within 30 s of kubectl apply and its change on
 // AWS within 30 s of kubectl patch; Crossplane's XR circuit breaker runs at
 // its defaults and must never open; no request of the provider may be
