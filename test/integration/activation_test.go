@@ -89,13 +89,13 @@ func TestAKindActivatedLaterStartsWithoutARestart(t *testing.T) {
 	defer srv.Close()
 	health := freeAddress(t)
 	logFile := filepath.Join(t.TempDir(), "provider.log")
-	f, err := os.Create(logFile) //nolint:gosec // the test's own file
+	f, err := os.Create(logFile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer func() {
 		if t.Failed() {
-			b, _ := os.ReadFile(logFile) //nolint:gosec // the test's own file
+			b, _ := os.ReadFile(logFile)
 			t.Logf("provider log (last 4 KiB):\n%s", b[max(0, len(b)-4096):])
 		}
 	}()
@@ -138,11 +138,11 @@ func TestAKindActivatedLaterStartsWithoutARestart(t *testing.T) {
 	}
 
 	probe := func(path string) error {
-		resp, err := http.Get("http://" + health + path) //nolint:noctx // a probe, as the kubelet's
+		resp, err := http.Get("http://" + health + path)
 		if err != nil {
 			return err
 		}
-		defer resp.Body.Close() //nolint:errcheck // read only
+		defer resp.Body.Close()
 		b, _ := io.ReadAll(resp.Body)
 		if resp.StatusCode != http.StatusOK {
 			return fmt.Errorf("%s: %d %s", path, resp.StatusCode, strings.TrimSpace(string(b)))
@@ -219,7 +219,7 @@ func freeAddress(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close() //nolint:errcheck // only its port is wanted
+	defer l.Close()
 	return l.Addr().String()
 }
 
