@@ -157,7 +157,7 @@ func (c *Controllers) ready() error {
 	var failed, pending, cold, idle []string
 	for _, k := range c.kinds {
 		switch {
-		case k.late:
+		case k.late: // it joins a replica that was ready: health alone follows it
 		case k.err != nil:
 			failed = append(failed, k.name)
 		case !k.setUp:
