@@ -87,16 +87,20 @@ func KubeRate(b *budget.Budgets) (qps float32, burst int) {
 // package whose kinds are not all active yet still runs.
 //
 // It adds the readiness check (readyz "controllers", see package readiness):
-// ready once every kind's controller is set up, its watches synced, and, on
-// the replica that leads, started.
+// ready once the controllers of the configs and of every kind expected are
+// set up, their watches synced, and, on the replica that leads, started.
+// Without safe start every kind is expected; with it, the kinds whose CRDs
+// are established when the provider starts.
 func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 	ready := readiness.New(mgr.Elected(), o.Logger)
 	if err := mgr.AddReadyzCheck("controllers", ready.Ready); err != nil {
 		return err
 	}
 	ready.Expect(configKind)
-	for _, k := range kinds {
-		ready.Expect(k.GroupVersionKind.Kind)
+	if o.Gate == nil {
+		for _, k := range kinds {
+			ready.Expect(k.GroupVersionKind.Kind)
+		}
 	}
 	err := config.Setup(ready.Manager(mgr, configKind), o, shared.Shards)
 	if err == nil {
@@ -150,7 +154,22 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		return err
 	}
 	gvks := registerGated(mgr, o, shared, ready, kinds)
-	return safestart.Setup(mgr, o.Gate, o.Logger, gvks...)
+	return safestart.Setup(mgr, expecting{Gate: o.Gate, ready: ready}, o.Logger, gvks...)
+}
+
+// expecting is safe start's gate, which tells readiness of a kind as its
+// gate opens, before its setup runs (the gate runs it in a goroutine): a
+// replica not yet ready waits for it, one ready already stays ready.
+type expecting struct {
+	safestart.Gate
+	ready *readiness.Controllers
+}
+
+func (g expecting) Set(gvk schema.GroupVersionKind, open bool) bool {
+	if open {
+		g.ready.Expect(gvk.Kind)
+	}
+	return g.Gate.Set(gvk, open)
 }
 
 // configKind names the controllers of ProviderConfig and

@@ -58,6 +58,13 @@ func RepoRoot() string {
 // extraCRDs (files or folders). The binaries are taken from
 // $KUBEBUILDER_ASSETS, else from .cache/controlplane.
 func Start(extraCRDs ...string) (*ControlPlane, error) {
+	return StartWith(append([]string{filepath.Join(RepoRoot(), "package", "crds")}, extraCRDs...)...)
+}
+
+// StartWith starts a control plane with only the CRDs of crds (files or
+// folders) installed: a cluster where some of the provider's kinds are not
+// active.
+func StartWith(crds ...string) (*ControlPlane, error) {
 	assets := os.Getenv("KUBEBUILDER_ASSETS")
 	if assets == "" {
 		assets = filepath.Join(RepoRoot(), ".cache", "controlplane")
@@ -74,7 +81,7 @@ func Start(extraCRDs ...string) (*ControlPlane, error) {
 	}
 	env := &envtest.Environment{
 		BinaryAssetsDirectory: assets,
-		CRDDirectoryPaths:     append([]string{filepath.Join(RepoRoot(), "package", "crds")}, extraCRDs...),
+		CRDDirectoryPaths:     crds,
 		ErrorIfCRDPathMissing: true,
 		Scheme:                s,
 	}

@@ -151,8 +151,10 @@ func (r *reporter) report(what string, err error) {
 // function-patch-and-transform through Crossplane's package manager from a
 // TLS registry, runs the provider as the ServiceAccount Crossplane's RBAC
 // manager grants a provider revision its permissions, with nothing more than
-// the README's ClusterRoles, brings every kind and each example composite to
-// Ready, changes and deletes them, checking AWS (the emulator) at each step.
+// the README's ClusterRoles, with Crossplane's activation policy activating
+// two kinds (the provider ready with them), then a third (Ready without a
+// restart of the provider, which stays ready), then the others; brings every
+// kind and each example composite to Ready, changes and deletes them, checking AWS (the emulator) at each step.
 // A composite must be Ready within 30 s of kubectl apply and its change on
 // AWS within 30 s of kubectl patch; Crossplane's XR circuit breaker runs at
 // its defaults and must never open; no request of the provider may be
@@ -202,7 +204,10 @@ func TestInstalledAndComposedByCrossplane(t *testing.T) {
 	started := time.Now()
 	xp, err := Start(ctx, Options{
 		Tools: tl, Kubeconfig: kubeconfig, Dir: dir,
-		CRDs:                filepath.Join(moduleDir(t, "github.com/crossplane/crossplane/v2"), "cluster", "crds"),
+		CRDs: filepath.Join(moduleDir(t, "github.com/crossplane/crossplane/v2"), "cluster", "crds"),
+		// A platform team's policy: two kinds active at first
+		// (ActivatedLater activates the others).
+		Activations:         firstActivated,
 		ProviderPackage:     xpkg,
 		FunctionPackageRoot: filepath.Join(moduleDir(t, "github.com/crossplane-contrib/function-patch-and-transform"), "package"),
 		FunctionBinary:      filepath.Join(filepath.Dir(tl.Crank), "function-patch-and-transform"),
@@ -263,11 +268,19 @@ func TestInstalledAndComposedByCrossplane(t *testing.T) {
 		})
 	}
 	t.Logf("packages installed and healthy %v after core init", time.Since(started).Round(time.Second))
-	for _, crd := range []string{"deliverystreams.streaming.services.k8s.aws", "apikeycredentialproviders.agentcorecontrol.services.k8s.aws", "clusterproviderconfigs.aws.services.k8s.aws"} {
+	for _, crd := range append([]string{"clusterproviderconfigs.aws.services.k8s.aws"}, firstActivated...) {
 		eventually(t, time.Minute, crd+" installed from the package", func() error {
 			_, err := Kubectl(tl.Kubectl, kubeconfig, "", "get", "crd", crd)
 			return err
 		})
+	}
+	// A kind the policy does not activate has its ManagedResourceDefinition,
+	// inactive, and no CRD.
+	if state := k("", "get", "managedresourcedefinitions.apiextensions.crossplane.io", activatedLater, "-o", "jsonpath={.spec.state}"); state != "Inactive" {
+		t.Errorf("the ManagedResourceDefinition %s is %q, want Inactive", activatedLater, state)
+	}
+	if out, err := Kubectl(tl.Kubectl, kubeconfig, "", "get", "crd", activatedLater, "--ignore-not-found", "-o", "name"); err != nil || out != "" {
+		t.Errorf("the CRD of a kind not activated: %q, %v; want none", out, err)
 	}
 
 	// The provider's identity: the ServiceAccount of its revision's
@@ -351,12 +364,27 @@ func TestInstalledAndComposedByCrossplane(t *testing.T) {
 	}
 	defer em.Stop()
 	emulator := fmt.Sprintf("http://127.0.0.1:%d", emPort)
+	healthPort, err := FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	health := fmt.Sprintf("http://127.0.0.1:%d", healthPort)
+	providerStarted := time.Now()
 	prov, err := StartProcess(dir, "provider", []string{"KUBECONFIG=" + saKubeconfig}, providerBin,
-		"--debug", "--namespace="+Namespace, "--metrics-bind-address=127.0.0.1:0", "--health-probe-bind-address=127.0.0.1:0")
+		"--debug", "--namespace="+Namespace, "--metrics-bind-address=127.0.0.1:0", fmt.Sprintf("--health-probe-bind-address=127.0.0.1:%d", healthPort))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer prov.Stop()
+	// Ready with the two kinds active, as the kubelet would see it: the
+	// Deployment, and so the Provider, can become available.
+	eventually(t, time.Minute, "the provider's /readyz with two kinds active", func() error {
+		if ended, err := prov.Exited(); ended {
+			t.Fatalf("the provider ended: %v", err)
+		}
+		return probe(health + "/readyz/controllers")
+	})
+	t.Logf("the provider is ready %v after its start, with two kinds active", time.Since(providerStarted).Round(100*time.Millisecond))
 	pc, err := os.ReadFile(filepath.Join(root, "examples", "providerconfig", "clusterproviderconfig.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -409,6 +437,58 @@ func TestInstalledAndComposedByCrossplane(t *testing.T) {
 		return xp.Exited()
 	}}
 
+	t.Run("ActivatedLater", func(t *testing.T) {
+		// The examples of the two kinds active become Ready; then the
+		// policy activates a third kind, whose example becomes Ready, and
+		// the provider stays ready throughout; then every kind, for the
+		// subtests after this one. The examples stay: EveryKind applies
+		// them again, and deletes them.
+		c := env2.with(t)
+		applied := time.Now()
+		for _, ex := range []string{"streaming/deliverystream.yaml", "notification/subscription.yaml"} {
+			c.k("", "apply", "-f", filepath.Join(root, "examples", ex))
+		}
+		for _, obj := range []string{"deliverystreams.streaming.services.k8s.aws/clickstream", "subscriptions.notification.services.k8s.aws/orders-to-queue"} {
+			c.within(applied, readyWithin, time.Minute, obj+": kubectl apply to Ready", func() error { return c.ready("default", obj) })
+		}
+		stop := watchReady(health + "/readyz")
+		activated := time.Now()
+		activate(c, append(firstActivated, activatedLater)...)
+		c.within(activated, 10*time.Second, time.Minute, activatedLater+" made by Crossplane", func() error {
+			if _, err := Kubectl(tl.Kubectl, kubeconfig, "", "get", "crd", activatedLater); err != nil {
+				mrd, _ := Kubectl(tl.Kubectl, kubeconfig, "", "get", "managedresourcedefinitions.apiextensions.crossplane.io", activatedLater,
+					"-o", "jsonpath={.spec.state} {.status.conditions}")
+				mrap, _ := Kubectl(tl.Kubectl, kubeconfig, "", "get", "managedresourceactivationpolicies.apiextensions.crossplane.io", "-o", "jsonpath={.items}")
+				return fmt.Errorf("%w; its ManagedResourceDefinition: %s; the policies: %s", err, mrd, mrap)
+			}
+			return nil
+		})
+		c.k("", "apply", "-f", filepath.Join(root, "examples", "eventbus", "endpoint.yaml"))
+		// The kind's controller starts at safe start's next look at its
+		// CRD, at most 10 s later.
+		c.within(activated, readyWithin, time.Minute, "endpoints.eventbus.services.k8s.aws/orders-global: activated to Ready", func() error {
+			return c.ready("default", "endpoints.eventbus.services.k8s.aws/orders-global")
+		})
+		probes, failed := stop()
+		if len(failed) > 0 {
+			t.Errorf("the provider's /readyz failed %d of %d times while a kind was activated, first: %s", len(failed), probes, failed[0])
+		}
+		if probes < 10 {
+			t.Errorf("/readyz was probed only %d times", probes)
+		}
+		if err := probe(health + "/healthz"); err != nil {
+			t.Error(err)
+		}
+		activate(c, "*")
+		c.within(time.Now(), 10*time.Second, time.Minute, "every kind's CRD made by Crossplane", func() error {
+			for _, crd := range []string{"apikeycredentialproviders.agentcorecontrol.services.k8s.aws", "endpointconfigs.mlplatform.services.k8s.aws"} {
+				if _, err := Kubectl(tl.Kubectl, kubeconfig, "", "get", "crd", crd); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	})
 	t.Run("RuntimeConfigExample", func(t *testing.T) {
 		// Every runtime config example (the tuned one, the one with change
 		// logs), validated by the API server with Crossplane's CRDs, as
@@ -513,6 +593,62 @@ resourceRef:
 		}
 	})
 	breakerClosed(t, true, false)
+}
+
+// firstActivated are the kinds the default ManagedResourceActivationPolicy
+// activates at first, as the README's example policy names them;
+// activatedLater is a kind it activates later.
+var (
+	firstActivated = []string{"deliverystreams.streaming.services.k8s.aws", "subscriptions.notification.services.k8s.aws"}
+	activatedLater = "endpoints.eventbus.services.k8s.aws"
+)
+
+// activate sets the activations of the default
+// ManagedResourceActivationPolicy, as a platform team edits it.
+func activate(c *composed, activations ...string) {
+	c.t.Helper()
+	patch, err := json.Marshal(map[string]any{"spec": map[string]any{"activate": activations}})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.k("", "patch", "managedresourceactivationpolicies.apiextensions.crossplane.io", "default", "--type=merge", "-p", string(patch))
+}
+
+// probe asks the provider's health server for url, as a kubelet would.
+func probe(url string) error {
+	resp, err := http.Get(url) //nolint:noctx,gosec // a probe of the test's own provider
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close() //nolint:errcheck // read only
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: %s: %s", url, resp.Status, strings.TrimSpace(string(b)))
+	}
+	return nil
+}
+
+// watchReady probes url every 100 ms until stop, which returns how many
+// probes it made and what each failed one said.
+func watchReady(url string) (stop func() (probes int, failed []string)) {
+	var probes int
+	var failed []string
+	done, ended := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(ended)
+		for {
+			if err := probe(url); err != nil {
+				failed = append(failed, err.Error())
+			}
+			probes++
+			select {
+			case <-done:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}()
+	return func() (int, []string) { close(done); <-ended; return probes, failed }
 }
 
 // composed runs the steps of the subtests that compose through Crossplane.

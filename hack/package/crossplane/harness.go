@@ -500,14 +500,23 @@ func ServiceAccountKubeconfig(kubectl, kubeconfig, namespace, name, file string)
 // InitCrossplane runs `crossplane core init` until it succeeds (on a fresh
 // API server the CRDs it installs take a moment to be served), and writes
 // Crossplane's client certificates to clientDir. It returns Crossplane's CA.
-func InitCrossplane(ctx context.Context, t Tools, kubeconfig, crdsDir, clientDir string) (*CA, error) {
+// The default ManagedResourceActivationPolicy it makes activates activations,
+// or every kind if none.
+func InitCrossplane(ctx context.Context, t Tools, kubeconfig, crdsDir, clientDir string, activations ...string) (*CA, error) {
+	if len(activations) == 0 {
+		activations = []string{"*"}
+	}
+	args := []string{"core", "init", "--enable-webhooks=false", "--cr-ds-path=" + crdsDir,
+		"--tlsca-secret-name=crossplane-root-ca", "--tls-client-secret-name=crossplane-tls-client"}
+	for _, a := range activations {
+		args = append(args, "--activation="+a)
+	}
 	if _, err := Kubectl(t.Kubectl, kubeconfig, "", "create", "namespace", Namespace); err != nil && !strings.Contains(err.Error(), "AlreadyExists") {
 		return nil, err
 	}
 	var last []byte
 	for {
-		cmd := exec.CommandContext(ctx, t.Crossplane, "core", "init", "--enable-webhooks=false", "--cr-ds-path="+crdsDir, //nolint:gosec // the harness's crossplane
-			"--tlsca-secret-name=crossplane-root-ca", "--tls-client-secret-name=crossplane-tls-client", "--activation=*")
+		cmd := exec.CommandContext(ctx, t.Crossplane, args...) //nolint:gosec // the harness's crossplane
 		cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig)
 		out, err := cmd.CombinedOutput()
 		if err == nil {

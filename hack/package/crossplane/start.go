@@ -41,6 +41,12 @@ type Options struct {
 	Dir string
 	// CRDs are Crossplane's own (cluster/crds of its module).
 	CRDs string
+	// Activations are the default ManagedResourceActivationPolicy's, which
+	// `crossplane core init --activation` makes (as the Helm chart's
+	// provider.defaultActivations): the managed resource kinds, by CRD name
+	// or pattern, whose CRDs Crossplane makes for a safe-start package. None
+	// activates every kind ("*").
+	Activations []string
 	// ProviderPackage is the provider's .xpkg.
 	ProviderPackage string
 	// FunctionPackageRoot is function-patch-and-transform's package folder,
@@ -91,7 +97,7 @@ func Start(ctx context.Context, o Options) (_ *Crossplane, err error) {
 			c.Stop()
 		}
 	}()
-	ca, err := InitCrossplane(ctx, o.Tools, o.Kubeconfig, o.CRDs, filepath.Join(o.Dir, "client-certs"))
+	ca, err := InitCrossplane(ctx, o.Tools, o.Kubeconfig, o.CRDs, filepath.Join(o.Dir, "client-certs"), o.Activations...)
 	if err != nil {
 		return nil, err
 	}

@@ -17,17 +17,30 @@ limitations under the License.
 // Package readiness says whether this replica's controllers are up: the
 // provider's /readyz check.
 //
-// A replica is ready once every kind's controller is set up (with safe
-// start, once its CRD is established) and its watches have synced, and,
-// when the replica leads (or runs without leader election), once every
-// controller has started. A standby, which with leader election never starts
-// its controllers until it leads, is ready when its controllers are set up
-// and warm: their watches synced and their queues filled, so that it
-// reconciles the moment it takes the lease over. A standby reported not
-// ready would stall every rolling update of a Deployment of two replicas
-// (the new pod must be ready before an old one goes, and the old leader
-// keeps the lease) and keep the Deployment, and so the Crossplane package,
-// from being Available.
+// A replica is ready once the controllers of the provider configs and of
+// every kind it expects are set up and their watches have synced, and, when
+// the replica leads (or runs without leader election), once every one of
+// them has started. Without safe start it expects every kind. With safe start
+// it expects the kinds whose CRDs are established when it starts (package
+// safestart looks before the manager starts): a safe-start package's kinds
+// are active only where a ManagedResourceActivationPolicy activates them, and
+// a replica that waited for all of them would never be ready where some are
+// not.
+//
+// A kind expected after the replica was first ready, one activated later,
+// is set up, warms up and starts on its own, while the replica stays ready:
+// the replica serves the kinds it served, and a readiness that dropped at
+// each activation would stall the Deployment, and so the package, for
+// nothing. If its setup fails, /healthz says so (Failed), as for any kind:
+// the pod restarts, and sets the kind up at start.
+//
+// A standby, which with leader election never starts its controllers until
+// it leads, is ready when its controllers are set up and warm: their watches
+// synced and their queues filled, so that it reconciles the moment it takes
+// the lease over. A standby reported not ready would stall every rolling
+// update of a Deployment of two replicas (the new pod must be ready before an
+// old one goes, and the old leader keeps the lease) and keep the Deployment,
+// and so the Crossplane package, from being Available.
 package readiness
 
 import (
@@ -55,11 +68,17 @@ type Controllers struct {
 	mu    sync.Mutex
 	kinds []*kind
 	said  string // what the last check said, logged when it changes
+	// wasReady is whether the replica was ever ready: a kind expected
+	// later joins it without making it unready.
+	wasReady bool
 }
 
 // A kind is the controllers of one kind (or of the provider configs).
 type kind struct {
-	name        string
+	name string
+	// late is a kind expected after the replica was first ready: only a
+	// failed setup of it counts, and only for health.
+	late        bool
 	setUp       bool
 	err         error
 	controllers []*tracked
@@ -71,11 +90,12 @@ func New(elected <-chan struct{}, log logging.Logger) *Controllers {
 }
 
 // Expect names a kind whose controllers are to be set up: the replica is not
-// ready until they are.
+// ready until they are, unless it was ready before (see the package's
+// documentation).
 func (c *Controllers) Expect(name string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.kinds = append(c.kinds, &kind{name: name})
+	c.kind(name)
 }
 
 // SetUp records that the setup of a kind's controllers ended, with err.
@@ -137,6 +157,7 @@ func (c *Controllers) ready() error {
 	var failed, pending, cold, idle []string
 	for _, k := range c.kinds {
 		switch {
+		case k.late: // it joins a replica that was ready: health alone follows it
 		case k.err != nil:
 			failed = append(failed, k.name)
 		case !k.setUp:
@@ -161,6 +182,7 @@ func (c *Controllers) ready() error {
 		why = append(why, fmt.Sprintf("this replica leads, and the controllers of %s have not started yet", list(idle)))
 	}
 	if len(why) == 0 {
+		c.wasReady = true
 		return nil
 	}
 	return errors.New(strings.Join(why, "; "))
@@ -184,7 +206,7 @@ func (c *Controllers) kind(name string) *kind {
 			return k
 		}
 	}
-	k := &kind{name: name}
+	k := &kind{name: name, late: c.wasReady}
 	c.kinds = append(c.kinds, k)
 	return k
 }

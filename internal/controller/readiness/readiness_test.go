@@ -89,6 +89,14 @@ func start(t *testing.T, _ *Controllers, mgr *fakeManager, _ func()) {
 
 func elected(_ *testing.T, _ *Controllers, _ *fakeManager, elect func()) { elect() }
 
+// probe asks the readiness check, as the kubelet does.
+func probe(_ *testing.T, c *Controllers, _ *fakeManager, _ func()) { _ = c.Ready(nil) }
+
+// expect expects a kind, as safe start does once its CRD is established.
+func expect(name string) step {
+	return func(_ *testing.T, c *Controllers, _ *fakeManager, _ func()) { c.Expect(name) }
+}
+
 func TestReady(t *testing.T) {
 	cases := map[string]struct {
 		reason     string
@@ -138,6 +146,25 @@ func TestReady(t *testing.T) {
 			steps:      []step{setUp("A", errors.New("no informer"))},
 			wantReady:  "the controllers of A could not be set up (see /healthz/controllers); the controllers of B are not set up yet: a kind's controller is set up once its CRD is established",
 			wantFailed: "controllers not set up: A: no informer",
+		},
+		"ExpectedBeforeReady": {
+			reason:    "A kind whose CRD is established before the replica is first ready is waited for.",
+			steps:     []step{setUp("A", nil), setUp("B", nil), probe, expect("C"), warmUp},
+			wantReady: "the controllers of C are not set up yet: a kind's controller is set up once its CRD is established",
+		},
+		"LateKindWarmingUp": {
+			reason: "A kind activated after the replica was ready does not make it unready while it is set up and warms up.",
+			steps:  []step{setUp("A", nil), setUp("B", nil), warmUp, probe, expect("C"), probe, setUp("C", nil)},
+		},
+		"LateKindNotStartedWhenLeading": {
+			reason:    "A leader waits for the controllers it expected to start, not for a late kind's.",
+			steps:     []step{setUp("A", nil), setUp("B", nil), warmUp, probe, setUp("C", nil), elected},
+			wantReady: "this replica leads, and the controllers of A and B have not started yet",
+		},
+		"LateKindSetupFailed": {
+			reason:     "A late kind whose setup failed fails the health check, not the readiness check.",
+			steps:      []step{setUp("A", nil), setUp("B", nil), warmUp, probe, expect("C"), setUp("C", errors.New("no informer"))},
+			wantFailed: "controllers not set up: C: no informer",
 		},
 		"SetupFailed": {
 			reason:     "A kind whose setup failed fails both checks, the health check naming the error.",

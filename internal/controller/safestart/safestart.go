@@ -51,26 +51,42 @@ func CRDName(gvk schema.GroupVersionKind) string {
 // A Waiter polls the CRDs of some kinds until each is established, and opens
 // their gates.
 type Waiter struct {
-	kube  client.Reader
-	gate  Gate
-	log   logging.Logger
-	kinds []schema.GroupVersionKind
+	kube client.Reader
+	gate Gate
+	log  logging.Logger
+	// pending are the kinds whose gates are not open yet.
+	pending []schema.GroupVersionKind
 
 	// First and Max bound the interval between two looks: it starts at
-	// First and doubles up to Max.
+	// First and doubles up to Max. A kind may be activated hours after the
+	// provider started, or never: Max bounds how long its activation waits
+	// for the provider, at the cost of one GET (a NotFound, while it is not
+	// activated) per pending kind per Max.
 	First, Max time.Duration
 }
 
 // New returns a Waiter that reads CRDs with kube, which should read from the
 // API server rather than from a cache, so that no CRD informer is started.
 func New(kube client.Reader, g Gate, log logging.Logger, kinds ...schema.GroupVersionKind) *Waiter {
-	return &Waiter{kube: kube, gate: g, log: log, kinds: kinds, First: 500 * time.Millisecond, Max: 10 * time.Second}
+	return &Waiter{kube: kube, gate: g, log: log, pending: kinds, First: 500 * time.Millisecond, Max: 10 * time.Second}
 }
 
 // Setup adds a Waiter for kinds to the manager; it reads through the
-// manager's API reader.
+// manager's API reader. It looks once before it returns, so that the gates
+// of the kinds whose CRDs are established when the provider starts are open
+// before the manager starts: the readiness check expects those kinds (see
+// package readiness) from its first answer.
 func Setup(mgr ctrl.Manager, g Gate, log logging.Logger, kinds ...schema.GroupVersionKind) error {
-	return mgr.Add(New(mgr.GetAPIReader(), g, log, kinds...))
+	w := New(mgr.GetAPIReader(), g, log, kinds...)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	w.Look(ctx)
+	return mgr.Add(w)
+}
+
+// Look opens the gate of each pending kind whose CRD serves it.
+func (w *Waiter) Look(ctx context.Context) {
+	w.pending = w.open(ctx, w.pending)
 }
 
 // NeedLeaderElection is false: every replica needs its controllers set up to
@@ -79,11 +95,10 @@ func (w *Waiter) NeedLeaderElection() bool { return false }
 
 // Start looks at the CRDs until every kind's gate is open or ctx ends.
 func (w *Waiter) Start(ctx context.Context) error {
-	pending := append([]schema.GroupVersionKind{}, w.kinds...)
 	wait := w.First
 	for {
-		pending = w.open(ctx, pending)
-		if len(pending) == 0 {
+		w.Look(ctx)
+		if len(w.pending) == 0 {
 			return nil
 		}
 		select {
