@@ -79,7 +79,7 @@ func ReadCluster(ctx context.Context, r client.Reader, namespace string) (*Clust
 		items, err := listAll(ctx, r, k.GroupVersionKind)
 		if meta.IsNoMatchError(err) {
 			// Without its CRD, the kind has no objects.
-			c.Notes = append(c.Notes, fmt.Sprintf("the cluster serves no %s: no object of it manages anything", k.GroupVersionKind.GroupKind()))
+			c.Notes = append(c.Notes, fmt.Sprintf("the cluster serves no %s: no object of it manages anything", k.GroupKind()))
 			continue
 		}
 		if err != nil {

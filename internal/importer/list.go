@@ -222,7 +222,12 @@ func readTags(ctx context.Context, found []Found, workers int, read func(i int) 
 		})
 	}
 	for i := range found {
-		next <- i
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			// Stopped: what was not read is not told.
+			found[i].Unreadable = ctx.Err().Error()
+		}
 	}
 	close(next)
 	wg.Wait()

@@ -164,7 +164,7 @@ func total(calls map[string]int) int {
 }
 
 func callList(calls map[string]int) string {
-	var parts []string
+	parts := make([]string, 0, len(calls))
 	for _, op := range slices.Sorted(maps.Keys(calls)) {
 		parts = append(parts, fmt.Sprintf("%s %d", op, calls[op]))
 	}

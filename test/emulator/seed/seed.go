@@ -62,7 +62,7 @@ func EndpointConfig(ctx context.Context, cfg aws.Config, name string, tags map[s
 	if _, err := c.CreateModel(ctx, &sagemaker.CreateModelInput{ModelName: aws.String(Model)}); err != nil && !strings.Contains(err.Error(), "already existing model") {
 		return Resource{}, err
 	}
-	var t []smtypes.Tag
+	t := make([]smtypes.Tag, 0, len(tags))
 	for k, v := range tags {
 		t = append(t, smtypes.Tag{Key: aws.String(k), Value: aws.String(v)})
 	}
