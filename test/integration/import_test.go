@@ -86,9 +86,8 @@ func ownerTags(kind, ns, name string) map[string]string {
 
 // newImportScene seeds region through the SDK, as resources made outside
 // the cluster are, names 10 of each kind by paused objects of a namespace
-// of the test's, and runs the import, at the budgets' default share of
-// AWS's published quotas.
-func newImportScene(t *testing.T, s *stack, region string) *importScene {
+// of the test's, and runs the import within quotas.
+func newImportScene(t *testing.T, s *stack, region string, quotas budget.Quotas) *importScene {
 	t.Helper()
 	ctx := context.Background()
 	s.aws.Uncounted(seederKey)
@@ -187,7 +186,7 @@ func newImportScene(t *testing.T, s *stack, region string) *importScene {
 	sc.result, sc.err = importer.Run(ctx, importer.Config{
 		AWS:      aws.Config{Region: region, BaseEndpoint: aws.String(s.url), Credentials: credentials.NewStaticCredentialsProvider(importerKey, "s", "")},
 		Endpoint: s.url, Workers: 4,
-		Budgets: budget.New(budget.Quotas{Share: budget.DefaultShare}),
+		Budgets: budget.New(quotas),
 		Kube:    cp.Client, ClaimsNamespace: "default",
 		Manifests: importer.Options{Namespace: sc.ns, ProviderConfigKind: v1alpha1.ClusterProviderConfigKind, ProviderConfigName: "emulator", Region: region},
 		Out:       &out, Err: &notes,
@@ -242,7 +241,8 @@ func identifierOf(u *unstructured.Unstructured) string {
 // stderr says why.
 func TestImportPrintsWhatNoObjectManages(t *testing.T) {
 	s := provider(t)
-	sc := newImportScene(t, s, "ap-southeast-4")
+	// At the budgets' default share of AWS's published quotas.
+	sc := newImportScene(t, s, "ap-southeast-4", budget.Quotas{Share: budget.DefaultShare})
 	if sc.err != nil {
 		t.Fatalf("import: %v", sc.err)
 	}
@@ -345,7 +345,9 @@ func writesIn(e *emulator.Server, region string, n int) []string {
 // Ready objects that observe their resources without one write to AWS.
 func TestImportedManifestsBecomeReadyWithoutWrites(t *testing.T) {
 	s := provider(t)
-	sc := newImportScene(t, s, "ap-southeast-5")
+	// The listing's pace is TestImportPrintsWhatNoObjectManages's
+	// business: here the provider's test quotas keep the test short.
+	sc := newImportScene(t, s, "ap-southeast-5", testQuotas)
 	if sc.err != nil {
 		t.Fatalf("import: %v", sc.err)
 	}
