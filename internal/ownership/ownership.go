@@ -160,6 +160,18 @@ func MayWrite(mg resource.Managed, policiesHonoured bool) bool {
 	return p.ShouldCreate() || p.ShouldUpdate() || p.ShouldDelete() || p.ShouldLateInitialize()
 }
 
+// ShowsConfiguration reports whether mg shows the configuration AWS holds in
+// its status (atProvider.forProvider): while its management policies do not
+// let it update the resource (an import that only observes) or it adopts
+// one, its user fills its spec from what it shows. An object that manages
+// its resource holds that configuration in its spec already: the copy would
+// only cost memory and status writes. No policies at all are the default,
+// all of them, as the CRD's default says.
+func ShowsConfiguration(mg resource.Managed) bool {
+	p := mg.GetManagementPolicies()
+	return WantsToAdopt(mg) || (len(p) > 0 && !managed.NewManagementPoliciesResolver(true, p).ShouldUpdate())
+}
+
 // SaysItOwns reports whether mg's own records say it owns its resource: it
 // created it (crossplane-runtime's create-succeeded annotation), or an
 // earlier reconcile verified it and showed its ARN. Tenants can write these

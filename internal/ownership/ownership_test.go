@@ -424,3 +424,31 @@ func TestLastCreateFailed(t *testing.T) {
 		})
 	}
 }
+
+func TestShowsConfiguration(t *testing.T) {
+	cases := map[string]struct {
+		reason   string
+		policies xpv2.ManagementPolicies
+		adopts   bool
+		want     bool
+	}{
+		"Default":          {reason: "An object that manages its resource has its configuration in its spec.", policies: xpv2.ManagementPolicies{xpv2.ManagementActionAll}},
+		"NoPolicies":       {reason: "No policies are the CRD's default, all of them."},
+		"ObserveOnly":      {reason: "An import shows what its user copies into its spec.", policies: xpv2.ManagementPolicies{xpv2.ManagementActionObserve}, want: true},
+		"ObserveAndDelete": {reason: "Without Update the spec does not manage the configuration.", policies: xpv2.ManagementPolicies{xpv2.ManagementActionObserve, xpv2.ManagementActionDelete}, want: true},
+		"ObserveAndUpdate": {reason: "An object that updates manages the configuration.", policies: xpv2.ManagementPolicies{xpv2.ManagementActionObserve, xpv2.ManagementActionUpdate}},
+		"Adopting":         {reason: "An object that adopts shows what it adopts.", policies: xpv2.ManagementPolicies{xpv2.ManagementActionAll}, adopts: true, want: true},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			mg := stream("team-a", "orders")
+			mg.SetManagementPolicies(tc.policies)
+			if tc.adopts {
+				meta.AddAnnotations(mg, map[string]string{AnnotationAdoptionPolicy: AdoptionPolicyAdopt})
+			}
+			if diff := cmp.Diff(tc.want, ShowsConfiguration(mg)); diff != "" {
+				t.Errorf("%s\nShowsConfiguration(): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}

@@ -68,7 +68,13 @@ type Sent struct {
 // is sent; nil when it did not change. The value is read only when the
 // Secret's resourceVersion changed since; when the Secret changed but the
 // value did not, its new version is recorded at once.
+//
+// A nil ref has not changed: a spec that names no secret (an object that
+// only observes) leaves the value AWS holds as it is.
 func (r *Reader) Changed(ctx context.Context, mg client.Object, field string, ref *common.SecretKeyReference, sent Sent) ([]byte, map[string]string, error) {
+	if ref == nil {
+		return nil, nil, nil
+	}
 	recorded := mg.GetAnnotations()
 	if v, err := Version(ctx, r.kube, mg.GetNamespace(), secretName(ref)); err == nil && v != "" && v == recorded[sent.Version] && recorded[sent.Fingerprint] != "" {
 		return nil, nil, nil

@@ -50,7 +50,7 @@ func newAPIKeyProvider(ns, name string) *v1alpha1.APIKeyCredentialProvider {
 	mg.Spec.ProviderConfigReference = emulatorConfig()
 	mg.Spec.ForProvider = v1alpha1.APIKeyCredentialProviderParameters{
 		Name:   name,
-		APIKey: common.SecretKeyReference{Name: aws.String("search-key"), Key: "apiKey"},
+		APIKey: &common.SecretKeyReference{Name: aws.String("search-key"), Key: "apiKey"},
 		Tags:   map[string]string{"team": "agents"},
 	}
 	return mg

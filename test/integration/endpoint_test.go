@@ -51,7 +51,7 @@ func newEndpoint(ns, name string) *v1alpha1.Endpoint {
 			{EventBusARN: "arn:aws:events:us-west-2:000000000000:event-bus/orders"},
 		},
 		RoleARN: aws.String("arn:aws:iam::000000000000:role/replication"),
-		RoutingConfig: v1alpha1.RoutingConfig{FailoverConfig: &v1alpha1.FailoverConfig{
+		RoutingConfig: &v1alpha1.RoutingConfig{FailoverConfig: &v1alpha1.FailoverConfig{
 			Primary:   &v1alpha1.Primary{HealthCheck: aws.String("arn:aws:route53:::healthcheck/abc")},
 			Secondary: &v1alpha1.Secondary{Route: aws.String("us-west-2")},
 		}},

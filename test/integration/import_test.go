@@ -19,378 +19,262 @@ limitations under the License.
 package integration
 
 import (
-	"bytes"
-	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol"
+	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
+	"github.com/aws/aws-sdk-go-v2/service/firehose"
+	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
-	"github.com/google/go-cmp/cmp"
-	coordinationv1 "k8s.io/api/coordination/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/yaml"
+	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 
 	agentcorev1alpha1 "github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
-	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
-	"github.com/cloudkinds/provider-aws-services/internal/importer"
+	eventbusv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
+	mlv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
+	notificationv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
+	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
+	ac "github.com/cloudkinds/provider-aws-services/internal/clients/agentcore"
+	eb "github.com/cloudkinds/provider-aws-services/internal/clients/eventbridge"
+	fh "github.com/cloudkinds/provider-aws-services/internal/clients/firehose"
+	sm "github.com/cloudkinds/provider-aws-services/internal/clients/sagemaker"
+	snsclient "github.com/cloudkinds/provider-aws-services/internal/clients/sns"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
-	"github.com/cloudkinds/provider-aws-services/test/emulator"
-	"github.com/cloudkinds/provider-aws-services/test/emulator/seed"
 )
 
-// importer and seeder sign the import's calls and the setup's: someone
-// outside the cluster, whose calls the provider's tests do not count.
-const (
-	importerKey = "AKIDIMPORTER"
-	seederKey   = "AKIDSEEDER"
-)
-
-const (
-	perKind     = 50 // resources of each kind
-	managedEach = 10 // of them, named by objects of the cluster
-)
-
-// An importScene is an AWS region with 50 resources of each kind, 10 of each
-// named by objects of the cluster, and resources the import must leave out
-// for what the ownership rules say of them; and the import's run over it.
-type importScene struct {
-	ns, region string
-	// free are the identifiers no object names, by kind: what the import
-	// must print.
-	free map[string][]string
-	// leftOut are the reasons the import must give, by "Kind id".
-	leftOut map[string]string
-	// seeded is how many writes the emulator had once the scene was set.
-	seeded int
-
-	result           *importer.Result
-	err              error
-	manifests, notes string
-	took             time.Duration
+// An importCase is one kind's resource made outside the cluster, and the
+// object that imports it by its identifier alone.
+type importCase struct {
+	// made makes the resource outside the cluster, as the full object
+	// would have, and returns the name its AWS calls carry.
+	made func(t *testing.T, s *stack, ns string) string
+	// imported is the observe-only object that names the resource.
+	imported func(ns, awsName string) resource.Managed
+	// shown returns the configuration the object shows, as JSON, and a
+	// value of the resource it must hold.
+	shown func(mg resource.Managed) (json string, holds string)
+	// manage copies what the object shows into its spec: what the user
+	// then does to manage it.
+	manage func(mg resource.Managed)
+	// writes are the only writes that managing it may make: the owner
+	// tags adoption puts on a kind AWS can tag, and a secret AWS never
+	// returns, sent once.
+	writes []string
 }
 
-func ownerTags(kind, ns, name string) map[string]string {
-	return map[string]string{resource.ExternalResourceTagKeyKind: kind, resource.ExternalResourceTagKeyNamespace: ns,
-		resource.ExternalResourceTagKeyName: name, ownership.TagKeyUID: "3f1c-another-cluster"}
+func importCases() map[string]importCase {
+	observeOnly := xpv2.ManagementPolicies{xpv2.ManagementActionObserve}
+	observing := func(mg resource.Managed, ns, name string) {
+		mg.SetNamespace(ns)
+		mg.SetName(name)
+		mg.SetManagementPolicies(observeOnly)
+	}
+	asJSON := func(v any) string {
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	return map[string]importCase{
+		"DeliveryStream": {
+			made: func(t *testing.T, s *stack, ns string) string {
+				full := newStream(t, ns, "imp-stream-"+ns)
+				in := fh.CreateInput(&full.Spec.ForProvider, aws.String(accessKey), map[string]string{"team": "analytics"})
+				if _, err := firehose.NewFromConfig(outsiderConfig(s)).CreateDeliveryStream(t.Context(), in); err != nil {
+					t.Fatal(err)
+				}
+				return full.Spec.ForProvider.DeliveryStreamName
+			},
+			imported: func(ns, name string) resource.Managed {
+				mg := &streamingv1alpha1.DeliveryStream{}
+				observing(mg, ns, name)
+				mg.Spec.ProviderConfigReference = emulatorConfig()
+				mg.Spec.ForProvider.DeliveryStreamName = name
+				return mg
+			},
+			shown: func(mg resource.Managed) (string, string) {
+				return asJSON(mg.(*streamingv1alpha1.DeliveryStream).Status.AtProvider.ForProvider), "https://collector.example.com/ingest"
+			},
+			manage: func(mg resource.Managed) {
+				s := mg.(*streamingv1alpha1.DeliveryStream)
+				s.Spec.ForProvider = *s.Status.AtProvider.ForProvider
+			},
+			writes: []string{"firehose:TagDeliveryStream"},
+		},
+		"EndpointConfig": {
+			made: func(t *testing.T, s *stack, ns string) string {
+				model(t, s, "imp-model-"+ns)
+				full := newEndpointConfig(ns, "imp-config-"+ns, "imp-model-"+ns)
+				if _, err := sagemaker.NewFromConfig(outsiderConfig(s)).CreateEndpointConfig(t.Context(), sm.CreateInput(&full.Spec.ForProvider, map[string]string{"team": "ml"})); err != nil {
+					t.Fatal(err)
+				}
+				return full.Spec.ForProvider.EndpointConfigName
+			},
+			imported: func(ns, name string) resource.Managed {
+				mg := &mlv1alpha1.EndpointConfig{}
+				observing(mg, ns, name)
+				mg.Spec.ProviderConfigReference = emulatorConfig()
+				mg.Spec.ForProvider.EndpointConfigName = name
+				return mg
+			},
+			shown: func(mg resource.Managed) (string, string) {
+				return asJSON(mg.(*mlv1alpha1.EndpointConfig).Status.AtProvider.ForProvider), `"modelName":"imp-model-`
+			},
+			manage: func(mg resource.Managed) {
+				c := mg.(*mlv1alpha1.EndpointConfig)
+				c.Spec.ForProvider = *c.Status.AtProvider.ForProvider
+			},
+			writes: []string{"sagemaker:AddTags"},
+		},
+		"Endpoint": {
+			made: func(t *testing.T, s *stack, ns string) string {
+				full := newEndpoint(ns, "imp-endpoint-"+ns)
+				if _, err := eventbridge.NewFromConfig(outsiderConfig(s)).CreateEndpoint(t.Context(), eb.CreateInput(&full.Spec.ForProvider)); err != nil {
+					t.Fatal(err)
+				}
+				return full.Spec.ForProvider.Name
+			},
+			imported: func(ns, name string) resource.Managed {
+				mg := &eventbusv1alpha1.Endpoint{}
+				observing(mg, ns, name)
+				mg.Spec.ProviderConfigReference = emulatorConfig()
+				mg.Spec.ForProvider.Name = name
+				return mg
+			},
+			shown: func(mg resource.Managed) (string, string) {
+				return asJSON(mg.(*eventbusv1alpha1.Endpoint).Status.AtProvider.ForProvider), "event-bus/orders"
+			},
+			manage: func(mg resource.Managed) {
+				e := mg.(*eventbusv1alpha1.Endpoint)
+				e.Spec.ForProvider = *e.Status.AtProvider.ForProvider
+			},
+		},
+		"Subscription": {
+			made: func(t *testing.T, s *stack, ns string) string {
+				full := newSubscription(ns, "imp-sub-"+ns, topic(t, s, "imp-topic-"+ns))
+				out, err := sns.NewFromConfig(outsiderConfig(s)).Subscribe(t.Context(), snsclient.SubscribeInput(&full.Spec.ForProvider))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return aws.ToString(out.SubscriptionArn)
+			},
+			imported: func(ns, arn string) resource.Managed {
+				mg := &notificationv1alpha1.Subscription{}
+				observing(mg, ns, "imported")
+				mg.Spec.ProviderConfigReference = emulatorConfig()
+				meta.SetExternalName(mg, arn)
+				return mg
+			},
+			shown: func(mg resource.Managed) (string, string) {
+				return asJSON(mg.(*notificationv1alpha1.Subscription).Status.AtProvider.ForProvider), `"protocol":"queue"`
+			},
+			manage: func(mg resource.Managed) {
+				s := mg.(*notificationv1alpha1.Subscription)
+				s.Spec.ForProvider = *s.Status.AtProvider.ForProvider
+			},
+		},
+		"APIKeyCredentialProvider": {
+			made: func(t *testing.T, s *stack, ns string) string {
+				full := newAPIKeyProvider(ns, "imp-key-"+ns)
+				in := ac.CreateInput(&full.Spec.ForProvider, []byte("the-key"), map[string]string{"team": "agents"})
+				if _, err := bedrockagentcorecontrol.NewFromConfig(outsiderConfig(s)).CreateApiKeyCredentialProvider(t.Context(), in); err != nil {
+					t.Fatal(err)
+				}
+				if err := cp.Client.Create(t.Context(), secretWith(ns, "search-key", "apiKey", "the-key")); err != nil {
+					t.Fatal(err)
+				}
+				return full.Spec.ForProvider.Name
+			},
+			imported: func(ns, name string) resource.Managed {
+				mg := &agentcorev1alpha1.APIKeyCredentialProvider{}
+				observing(mg, ns, name)
+				mg.Spec.ProviderConfigReference = emulatorConfig()
+				mg.Spec.ForProvider.Name = name
+				return mg
+			},
+			shown: func(mg resource.Managed) (string, string) {
+				return asJSON(mg.(*agentcorev1alpha1.APIKeyCredentialProvider).Status.AtProvider.ForProvider), `"team":"agents"`
+			},
+			manage: func(mg resource.Managed) {
+				p := mg.(*agentcorev1alpha1.APIKeyCredentialProvider)
+				p.Spec.ForProvider = *p.Status.AtProvider.ForProvider
+				p.Spec.ForProvider.APIKey = newAPIKeyProvider("", "").Spec.ForProvider.APIKey
+			},
+			// AgentCore never returns the key: the first reconcile that
+			// manages it sends the key of the spec's Secret once.
+			writes: []string{"bedrock-agentcore:TagResource", "bedrock-agentcore:UpdateApiKeyCredentialProvider"},
+		},
+	}
 }
 
-// newImportScene seeds region through the SDK, as resources made outside
-// the cluster are, names 10 of each kind by paused objects of a namespace
-// of the test's, and runs the import within quotas.
-func newImportScene(t *testing.T, s *stack, region string, quotas budget.Quotas) *importScene {
-	t.Helper()
-	ctx := context.Background()
-	s.aws.Uncounted(seederKey)
-	s.aws.FaultFree(seederKey)
-	s.aws.Uncounted(importerKey)
-	s.aws.FaultFree(importerKey)
-	cfg := aws.Config{Region: region, BaseEndpoint: aws.String(s.url), Credentials: credentials.NewStaticCredentialsProvider(seederKey, "s", "")}
-	sc := &importScene{ns: namespace(t), region: region, free: map[string][]string{}, leftOut: map[string]string{}}
-	must := func(r seed.Resource, err error) seed.Resource {
-		t.Helper()
-		if err != nil {
-			t.Fatalf("seeding: %v", err)
-		}
-		return r
-	}
-	paused := func(mg resource.Managed, id string) {
-		t.Helper()
-		kind := mg.GetObjectKind().GroupVersionKind().Kind
-		meta.AddAnnotations(mg, map[string]string{meta.AnnotationKeyReconciliationPaused: "true"})
-		create(t, mg)
-		sc.leftOut[kind+" "+id] = "managed by " + kind + " " + sc.ns + "/" + mg.GetName()
-	}
-	for i := range perKind {
-		managed := i < managedEach
-		key := must(seed.APIKeyCredentialProvider(ctx, cfg, fmt.Sprintf("key-%02d", i), map[string]string{"team": "agents"}))
-		config := must(seed.EndpointConfig(ctx, cfg, fmt.Sprintf("config-%02d", i), nil))
-		sub := must(seed.Subscription(ctx, cfg, "orders", i))
-		stream := must(seed.DeliveryStream(ctx, cfg, fmt.Sprintf("stream-%02d", i), false, nil))
-		ep := must(seed.Endpoint(ctx, cfg, fmt.Sprintf("endpoint-%02d", i)))
-		if !managed {
-			sc.free["APIKeyCredentialProvider"] = append(sc.free["APIKeyCredentialProvider"], key.Name)
-			sc.free["EndpointConfig"] = append(sc.free["EndpointConfig"], config.Name)
-			sc.free["Subscription"] = append(sc.free["Subscription"], sub.ARN)
-			sc.free["DeliveryStream"] = append(sc.free["DeliveryStream"], stream.Name)
-			sc.free["Endpoint"] = append(sc.free["Endpoint"], ep.Name)
-			continue
-		}
-		k := newAPIKeyProvider(sc.ns, key.Name)
-		k.Spec.ForProvider.Region = aws.String(region)
-		k.SetGroupVersionKind(agentcorev1alpha1.APIKeyCredentialProviderGroupVersionKind)
-		paused(k, key.Name)
-		c := newEndpointConfig(sc.ns, config.Name, seed.Model)
-		c.Spec.ForProvider.Region = aws.String(region)
-		c.SetGroupVersionKind(schema.GroupVersionKind{Group: "mlplatform.services.k8s.aws", Version: "v1alpha1", Kind: "EndpointConfig"})
-		paused(c, config.Name)
-		topicARN := sub.ARN[:strings.LastIndex(sub.ARN, ":")]
-		sb := newSubscription(sc.ns, fmt.Sprintf("subscription-%02d", i), topicARN)
-		sb.Spec.ForProvider.Region = aws.String(region)
-		meta.SetExternalName(sb, sub.ARN)
-		sb.SetGroupVersionKind(schema.GroupVersionKind{Group: "notification.services.k8s.aws", Version: "v1alpha1", Kind: "Subscription"})
-		paused(sb, sub.ARN)
-		st := newStream(t, sc.ns, stream.Name)
-		st.Spec.ForProvider.Region = aws.String(region)
-		st.SetGroupVersionKind(schema.GroupVersionKind{Group: "streaming.services.k8s.aws", Version: "v1alpha1", Kind: "DeliveryStream"})
-		paused(st, stream.Name)
-		e := newEndpoint(sc.ns, ep.Name)
-		e.Spec.ForProvider.Region = aws.String(region)
-		e.SetGroupVersionKind(schema.GroupVersionKind{Group: "eventbus.services.k8s.aws", Version: "v1alpha1", Kind: "Endpoint"})
-		paused(e, ep.Name)
-	}
-
-	// What the ownership rules keep out: resources whose owner tags name
-	// an object of another cluster (of a namespace this cluster has not),
-	// and, for the kinds AWS cannot tag, resources a namespace kept when
-	// its object let them go: the provider's claim is their record.
-	const foreign = "payments"
-	must(seed.APIKeyCredentialProvider(ctx, cfg, "key-foreign", ownerTags("apikeycredentialprovider.agentcorecontrol.services.k8s.aws", foreign, "key")))
-	must(seed.EndpointConfig(ctx, cfg, "config-foreign", ownerTags("endpointconfig.mlplatform.services.k8s.aws", foreign, "config")))
-	must(seed.DeliveryStream(ctx, cfg, "stream-foreign", false, ownerTags("deliverystream.streaming.services.k8s.aws", foreign, "stream")))
-	for _, kind := range []string{"APIKeyCredentialProvider", "EndpointConfig", "DeliveryStream"} {
-		id := map[string]string{"APIKeyCredentialProvider": "key-foreign", "EndpointConfig": "config-foreign", "DeliveryStream": "stream-foreign"}[kind]
-		sc.leftOut[kind+" "+id] = "its owner tags say " + strings.ToLower(kind) + "."
-	}
-	keptSub := must(seed.Subscription(ctx, cfg, "orders", perKind))
-	keptEndpoint := must(seed.Endpoint(ctx, cfg, "endpoint-kept"))
-	account := s.aws.Account()
-	for _, kept := range []struct {
-		kind   schema.GroupKind
-		id     string
-		fields string
-	}{
-		{schema.GroupKind{Group: "notification.services.k8s.aws", Kind: "Subscription"}, keptSub.ARN,
-			fmt.Sprintf("sqs:arn:aws:sqs:%s:000000000000:queue-%d on %s", region, perKind, keptSub.ARN[:strings.LastIndex(keptSub.ARN, ":")])},
-		{schema.GroupKind{Group: "eventbus.services.k8s.aws", Kind: "Endpoint"}, keptEndpoint.Name, keptEndpoint.Name},
-	} {
-		id := ownership.Identity{Endpoint: s.url, Account: account, Region: region, Kind: kept.kind, Fields: kept.fields}
-		create(t, retainedClaim(ownership.ClaimName(id), strings.ToLower(kept.kind.String()), sc.ns))
-		sc.leftOut[kept.kind.Kind+" "+kept.id] = "kept by namespace " + sc.ns
-	}
-	// A stream to S3 is no stream the provider manages: not listed.
-	must(seed.DeliveryStream(ctx, cfg, "stream-to-s3", true, nil))
-	sc.seeded = len(s.aws.Writes())
-
-	var out, notes bytes.Buffer
-	start := time.Now()
-	sc.result, sc.err = importer.Run(ctx, importer.Config{
-		AWS:      aws.Config{Region: region, BaseEndpoint: aws.String(s.url), Credentials: credentials.NewStaticCredentialsProvider(importerKey, "s", "")},
-		Endpoint: s.url, Workers: 4,
-		Budgets: budget.New(quotas),
-		Kube:    cp.Client, ClaimsNamespace: "default",
-		Manifests: importer.Options{Namespace: sc.ns, ProviderConfigKind: v1alpha1.ClusterProviderConfigKind, ProviderConfigName: "emulator", Region: region},
-		Out:       &out, Err: &notes,
-	})
-	sc.took = time.Since(start)
-	sc.manifests, sc.notes = out.String(), notes.String()
-	t.Logf("import of %s took %s:\n%s", region, sc.took, sc.notes)
-	return sc
-}
-
-// retainedClaim is the claim the provider keeps when an object of namespace
-// let its resource go (deletion policy Orphan): the namespace keeps it.
-func retainedClaim(name, kind, namespace string) *coordinationv1.Lease {
-	holder := "uid-of-an-object-deleted"
-	return &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name,
-		Labels:      map[string]string{ownership.LabelClaim: "true", ownership.LabelHolder: holder},
-		Annotations: map[string]string{"ownership.services.k8s.aws/holder": kind + " " + namespace + "/gone", "ownership.services.k8s.aws/purpose": string(ownership.Retained)},
-	}, Spec: coordinationv1.LeaseSpec{HolderIdentity: &holder}}
-}
-
-// documents reads the manifests the import printed.
-func documents(t *testing.T, manifests string) []*unstructured.Unstructured {
-	t.Helper()
-	var out []*unstructured.Unstructured
-	for _, doc := range strings.Split(manifests, "---\n") {
-		if strings.TrimSpace(doc) == "" {
-			continue
-		}
-		u := &unstructured.Unstructured{}
-		if err := yaml.Unmarshal([]byte(doc), &u.Object); err != nil {
-			t.Fatalf("manifest %q: %v", doc, err)
-		}
-		out = append(out, u)
-	}
-	return out
-}
-
-// identifierOf is what a printed object names: its name field, or a
-// subscription's ARN in its external name.
-func identifierOf(u *unstructured.Unstructured) string {
-	for _, field := range []string{"name", "endpointConfigName", "deliveryStreamName"} {
-		if v, ok, _ := unstructured.NestedString(u.Object, "spec", "forProvider", field); ok {
-			return v
-		}
-	}
-	return meta.GetExternalName(u)
-}
-
-// Importing 250 resources that 50 objects of the cluster already manage
-// prints the 200 others, each observe-only and naming its resource only; the
-// ones whose owner tags or claims say they are another's are left out, and
-// stderr says why.
-func TestImportPrintsWhatNoObjectManages(t *testing.T) {
+// TestImportByIdentifierAlone imports a resource of each kind made outside
+// the cluster: an observe-only object that names it alone becomes Ready and
+// shows the configuration AWS holds in spec.forProvider's shape, never a
+// secret; copied into its spec, with the policies widened and the adoption
+// annotation, it becomes the object's without changing the resource's
+// configuration on AWS.
+func TestImportByIdentifierAlone(t *testing.T) {
 	s := provider(t)
-	// At the budgets' default share of AWS's published quotas.
-	sc := newImportScene(t, s, "ap-southeast-4", budget.Quotas{Share: budget.DefaultShare})
-	if sc.err != nil {
-		t.Fatalf("import: %v", sc.err)
-	}
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for kind, c := range importCases() {
+		wg.Go(func() {
+			t.Run(kind, func(t *testing.T) {
+				ns := namespace(t)
+				awsName := c.made(t, s, ns)
+				mg := c.imported(ns, awsName)
+				create(t, mg)
+				eventually(t, 30*time.Second, "Ready, observing", func() error { return isReady(t, mg) })
+				eventually(t, 10*time.Second, "the configuration shown", func() error {
+					shown, holds := c.shown(mg)
+					if !strings.Contains(shown, holds) {
+						return fmt.Errorf("status.atProvider.forProvider %s does not hold %s", shown, holds)
+					}
+					return nil
+				})
+				shown, _ := c.shown(mg)
+				for _, secret := range []string{accessKey, "the-key"} {
+					if strings.Contains(shown, secret) {
+						t.Errorf("status.atProvider.forProvider shows a secret: %s", shown)
+					}
+				}
+				if calls := writesOf(s.aws.CallsMatching(awsName)); len(calls) > 0 {
+					t.Errorf("an observe-only object wrote to AWS: %v", calls)
+				}
 
-	got := map[string][]string{}
-	for _, u := range documents(t, sc.manifests) {
-		got[u.GetKind()] = append(got[u.GetKind()], identifierOf(u))
-		if u.GetNamespace() != sc.ns {
-			t.Errorf("%s %s: namespace %q, want %q", u.GetKind(), u.GetName(), u.GetNamespace(), sc.ns)
-		}
-		policies, _, _ := unstructured.NestedStringSlice(u.Object, "spec", "managementPolicies")
-		ref, _, _ := unstructured.NestedStringMap(u.Object, "spec", "providerConfigRef")
-		forProvider, _, _ := unstructured.NestedMap(u.Object, "spec", "forProvider")
-		wantFields := 2 // region and the name field
-		if u.GetKind() == "Subscription" {
-			wantFields = 1
-		}
-		if !slices.Equal(policies, []string{"Observe"}) || ref["kind"] != "ClusterProviderConfig" || ref["name"] != "emulator" ||
-			forProvider["region"] != sc.region || len(forProvider) != wantFields {
-			t.Errorf("%s %s: want observe-only, the emulator config, region %s and the identifier only; got %v", u.GetKind(), u.GetName(), sc.region, u.Object["spec"])
-		}
-	}
-	total := 0
-	for kind, ids := range got {
-		total += len(ids)
-		slices.Sort(ids)
-		want := slices.Sorted(slices.Values(sc.free[kind]))
-		if diff := cmp.Diff(want, ids); diff != "" {
-			t.Errorf("%s: printed (-want +got):\n%s", kind, diff)
-		}
-	}
-	if want := 5 * (perKind - managedEach); total != want {
-		t.Errorf("printed %d manifests, want %d", total, want)
-	}
-
-	// Every resource left out is told, with its reason.
-	told := map[string]string{}
-	for _, line := range strings.Split(sc.notes, "\n") {
-		rest, ok := strings.CutPrefix(line, "left out: ")
-		if !ok {
-			continue
-		}
-		kind, rest, _ := strings.Cut(rest, " ")
-		id, why, _ := strings.Cut(rest, ": ")
-		told[kind+" "+id] = why
-	}
-	for key, why := range sc.leftOut {
-		if !strings.HasPrefix(told[key], why) {
-			t.Errorf("%s: told %q, want a reason that starts %q", key, told[key], why)
-		}
-	}
-	if len(told) != len(sc.leftOut) {
-		t.Errorf("told %d left out, want %d:\n%s", len(told), len(sc.leftOut), sc.notes)
-	}
-	if strings.Contains(sc.manifests, "stream-to-s3") || strings.Contains(sc.notes, "stream-to-s3") {
-		t.Error("a stream to S3, which the provider does not manage, was listed")
-	}
-
-	// Listing reads only, as few calls as AWS's page sizes allow: one
-	// list call per kind, a tag read per resource of a kind AWS tags, a
-	// describe per stream.
-	for op := range sc.result.Calls {
-		if (budget.Operation{Name: strings.SplitN(op, ":", 2)[1]}).Write() {
-			t.Errorf("the import called %s, which changes AWS", op)
-		}
-	}
-	streams := perKind + 2 // and the foreign one, and the one to S3
-	want := map[string]int{
-		"STS:GetCallerIdentity":                                   1,
-		"Bedrock AgentCore Control:ListApiKeyCredentialProviders": 1,
-		"Bedrock AgentCore Control:ListTagsForResource":           perKind + 1,
-		"SageMaker:ListEndpointConfigs":                           1,
-		"SageMaker:ListTags":                                      perKind + 1,
-		"SNS:ListSubscriptions":                                   1,
-		"Firehose:ListDeliveryStreams":                            1,
-		"Firehose:DescribeDeliveryStream":                         streams,
-		"Firehose:ListTagsForDeliveryStream":                      streams - 1,
-		"EventBridge:ListEndpoints":                               1,
-	}
-	if diff := cmp.Diff(want, sc.result.Calls); diff != "" {
-		t.Errorf("AWS calls (-want +got):\n%s", diff)
-	}
-	if writes := writesIn(s.aws, sc.region, sc.seeded); len(writes) > 0 {
-		t.Errorf("AWS was written in %s after the scene was set: %v", sc.region, writes)
+				before := s.aws.CallsMatching(awsName)
+				change(t, mg, func(mg resource.Managed) {
+					c.manage(mg)
+					mg.SetManagementPolicies(xpv2.ManagementPolicies{xpv2.ManagementActionAll})
+					meta.AddAnnotations(mg, map[string]string{ownership.AnnotationAdoptionPolicy: ownership.AdoptionPolicyAdopt})
+				})
+				eventually(t, 30*time.Second, "Ready and up to date, managing", func() error { return upToDate(t, mg) })
+				writes := writesOf(since(s.aws.CallsMatching(awsName), before))
+				for op := range writes {
+					if !slices.Contains(c.writes, op) {
+						t.Errorf("managing what was imported wrote %s (writes %v): want only %v", op, writes, c.writes)
+					}
+				}
+				t.Logf("%s: writes once managed: %v", kind, writes)
+			})
+		})
 	}
 }
 
-// writesIn returns the writes to region after the first n of all.
-func writesIn(e *emulator.Server, region string, n int) []string {
-	var out []string
-	for _, w := range e.Writes()[n:] {
-		if w.Region == region {
-			out = append(out, w.Service+":"+w.Operation+" "+w.Resource)
+// writesOf keeps the operations that change AWS.
+func writesOf(calls map[string]int) map[string]int {
+	out := map[string]int{}
+	for op, n := range calls {
+		_, name, _ := strings.Cut(op, ":")
+		if n > 0 && !strings.HasPrefix(name, "Describe") && !strings.HasPrefix(name, "Get") && !strings.HasPrefix(name, "List") {
+			out[op] = n
 		}
 	}
 	return out
-}
-
-// The 200 manifests an import printed, applied as they are, become 200
-// Ready objects that observe their resources without one write to AWS.
-func TestImportedManifestsBecomeReadyWithoutWrites(t *testing.T) {
-	s := provider(t)
-	// The listing's pace is TestImportPrintsWhatNoObjectManages's
-	// business: here the provider's test quotas keep the test short.
-	sc := newImportScene(t, s, "ap-southeast-5", testQuotas)
-	if sc.err != nil {
-		t.Fatalf("import: %v", sc.err)
-	}
-	docs := documents(t, sc.manifests)
-	if len(docs) != 5*(perKind-managedEach) {
-		t.Fatalf("printed %d manifests, want %d", len(docs), 5*(perKind-managedEach))
-	}
-	ctx := context.Background()
-	for _, u := range docs {
-		if err := cp.Client.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner("kubectl"), client.ForceOwnership); err != nil {
-			t.Fatalf("kubectl apply %s %s: %v", u.GetKind(), u.GetName(), err)
-		}
-	}
-	eventually(t, 45*time.Second, "every imported object Ready", func() error {
-		notReady := 0
-		var first string
-		for _, u := range docs {
-			got := &unstructured.Unstructured{}
-			got.SetGroupVersionKind(u.GroupVersionKind())
-			if err := cp.Client.Get(ctx, client.ObjectKeyFromObject(u), got); err != nil {
-				return err
-			}
-			conditions, _, _ := unstructured.NestedSlice(got.Object, "status", "conditions")
-			ready := false
-			for _, c := range conditions {
-				c, _ := c.(map[string]any)
-				if c["type"] == "Ready" && c["status"] == "True" {
-					ready = true
-				}
-			}
-			if !ready {
-				notReady++
-				if first == "" {
-					first = fmt.Sprintf("%s %s: %v", u.GetKind(), u.GetName(), conditions)
-				}
-			}
-		}
-		if notReady > 0 {
-			return fmt.Errorf("%d not Ready, such as %s", notReady, first)
-		}
-		return nil
-	})
-	if writes := writesIn(s.aws, sc.region, sc.seeded); len(writes) > 0 {
-		t.Errorf("importing wrote to AWS: %v", writes)
-	}
 }

@@ -106,7 +106,7 @@ func (s Set) Object(kind, ns, name, version string) resource.Managed {
 				{EventBusARN: "arn:aws:events:us-west-2:" + Account + ":event-bus/orders"},
 			},
 			RoleARN: aws.String("arn:aws:iam::" + Account + ":role/replication"),
-			RoutingConfig: eventbusv1alpha1.RoutingConfig{FailoverConfig: &eventbusv1alpha1.FailoverConfig{
+			RoutingConfig: &eventbusv1alpha1.RoutingConfig{FailoverConfig: &eventbusv1alpha1.FailoverConfig{
 				Primary:   &eventbusv1alpha1.Primary{HealthCheck: aws.String("arn:aws:route53:::healthcheck/abc")},
 				Secondary: &eventbusv1alpha1.Secondary{Route: aws.String("us-west-2")},
 			}},
@@ -128,7 +128,7 @@ func (s Set) Object(kind, ns, name, version string) resource.Managed {
 		mg.Spec.ProviderConfigReference = ref
 		mg.Spec.ForProvider = agentcorev1alpha1.APIKeyCredentialProviderParameters{
 			Name:   name,
-			APIKey: common.SecretKeyReference{Name: aws.String(APIKeySecret), Key: APIKeyKey},
+			APIKey: &common.SecretKeyReference{Name: aws.String(APIKeySecret), Key: APIKeyKey},
 			Tags:   map[string]string{"version": version},
 		}
 		return mg

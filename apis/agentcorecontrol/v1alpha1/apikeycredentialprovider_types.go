@@ -38,8 +38,10 @@ type APIKeyCredentialProviderParameters struct {
 	// APIKey selects the Secret key that holds the API key used for
 	// authentication. The provider reads it from the resource's own namespace
 	// and AgentCore stores it encrypted; it never appears in status, events or
-	// logs. Changing the Secret's value rotates the key.
-	APIKey common.SecretKeyReference `json:"apiKey"`
+	// logs. Changing the Secret's value rotates the key. Required unless
+	// the management policies only observe.
+	// +optional
+	APIKey *common.SecretKeyReference `json:"apiKey,omitempty"`
 
 	// Name of the credential provider, unique within the account.
 	// +kubebuilder:validation:MinLength=1
@@ -77,6 +79,17 @@ type APIKeyCredentialProviderObservation struct {
 	// APIKeySecretARN names the secret holding the API key in AWS.
 	// +optional
 	APIKeySecretARN *APIKeySecretARN `json:"apiKeySecretARN,omitempty"`
+
+	// ForProvider is the configuration AWS holds, in spec.forProvider's
+	// shape, shown while the object does not manage it (its management
+	// policies neither create nor update) or adopts it: copied into
+	// spec.forProvider, it describes the resource as it is, and widening
+	// the policies then changes nothing on AWS. Secrets are never shown.
+	// +optional
+	// +kubebuilder:validation:Schemaless
+	// +kubebuilder:validation:Type=object
+	// +kubebuilder:pruning:PreserveUnknownFields
+	ForProvider *APIKeyCredentialProviderParameters `json:"forProvider,omitempty"`
 }
 
 // APIKeyCredentialProviderInitParameters are the fields of an
@@ -95,6 +108,7 @@ type APIKeyCredentialProviderInitParameters struct {
 
 // An APIKeyCredentialProviderSpec defines the desired state of an
 // APIKeyCredentialProvider.
+// +kubebuilder:validation:XValidation:rule="has(self.managementPolicies) && !('*' in self.managementPolicies || 'Create' in self.managementPolicies || 'Update' in self.managementPolicies) || has(self.forProvider.apiKey)",message="spec.forProvider.apiKey is required unless managementPolicies only observe (an import: see the README)",fieldPath=".forProvider.apiKey"
 // +kubebuilder:validation:XValidation:rule="!has(self.initProvider) || !has(self.initProvider.tags) || !has(self.forProvider.tags) || size(self.forProvider.tags) + size(self.initProvider.tags.filter(k, !(k in self.forProvider.tags))) <= 44",message="forProvider.tags and initProvider.tags together have more than 44 keys: AWS allows 50 tags per resource and the provider adds its 6 owner tags",fieldPath=".initProvider.tags"
 type APIKeyCredentialProviderSpec struct {
 	xpv2.ManagedResourceSpec `json:",inline"`
@@ -156,6 +170,18 @@ var (
 	APIKeyCredentialProviderKindAPIVersion   = APIKeyCredentialProviderKind + "." + SchemeGroupVersion.String()
 	APIKeyCredentialProviderGroupVersionKind = SchemeGroupVersion.WithKind(APIKeyCredentialProviderKind)
 )
+
+// GetLastHandledReconcileAt and SetLastHandledReconcileAt let
+// crossplane-runtime record the crossplane.io/reconcile-requested-at token it
+// handled (angryjet does not generate them).
+func (mg *APIKeyCredentialProvider) GetLastHandledReconcileAt() string {
+	return mg.Status.LastHandledReconcileAt
+}
+
+// SetLastHandledReconcileAt records the token handled.
+func (mg *APIKeyCredentialProvider) SetLastHandledReconcileAt(token string) {
+	mg.Status.LastHandledReconcileAt = token
+}
 
 func init() {
 	SchemeBuilder.Register(&APIKeyCredentialProvider{}, &APIKeyCredentialProviderList{})

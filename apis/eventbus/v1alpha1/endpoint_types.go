@@ -106,11 +106,13 @@ type EndpointParameters struct {
 
 	// EventBuses used by the endpoint, one in the primary and one in the
 	// secondary region. Their names must be identical in every region.
+	// Required unless the management policies only observe.
+	// +optional
 	// +kubebuilder:validation:MinItems=2
 	// +kubebuilder:validation:MaxItems=2
 	// +kubebuilder:validation:XValidation:rule="self.all(b, b.eventBusARN.substring(b.eventBusARN.lastIndexOf('/') + 1) == self[0].eventBusARN.substring(self[0].eventBusARN.lastIndexOf('/') + 1))",message="eventBuses must have identical names in every region"
 	// +listType=atomic
-	EventBuses []EndpointEventBus `json:"eventBuses"`
+	EventBuses []EndpointEventBus `json:"eventBuses,omitempty"`
 
 	// ReplicationConfig configures event replication.
 	// +optional
@@ -131,8 +133,9 @@ type EndpointParameters struct {
 	RoleSelector *xpv2.Selector `json:"roleSelector,omitempty"`
 
 	// RoutingConfig is the routing policy with health check and secondary
-	// region.
-	RoutingConfig RoutingConfig `json:"routingConfig"`
+	// region. Required unless the management policies only observe.
+	// +optional
+	RoutingConfig *RoutingConfig `json:"routingConfig,omitempty"`
 }
 
 // EndpointObservation is the observed state of an Endpoint.
@@ -150,6 +153,17 @@ type EndpointObservation struct {
 	// +optional
 	// +kubebuilder:validation:Pattern=`.*`
 	StateReason *string `json:"stateReason,omitempty"`
+
+	// ForProvider is the configuration AWS holds, in spec.forProvider's
+	// shape, shown while the object does not manage it (its management
+	// policies neither create nor update) or adopts it: copied into
+	// spec.forProvider, it describes the resource as it is, and widening
+	// the policies then changes nothing on AWS. Secrets are never shown.
+	// +optional
+	// +kubebuilder:validation:Schemaless
+	// +kubebuilder:validation:Type=object
+	// +kubebuilder:pruning:PreserveUnknownFields
+	ForProvider *EndpointParameters `json:"forProvider,omitempty"`
 }
 
 // EndpointInitParameters are the fields of an Endpoint that EventBridge can
@@ -179,7 +193,9 @@ type EndpointInitParameters struct {
 // An EndpointSpec defines the desired state of an Endpoint. Replication is
 // judged on what the create sends: forProvider's state, else
 // initProvider's.
-// +kubebuilder:validation:XValidation:rule="(has(self.forProvider.replicationConfig) && has(self.forProvider.replicationConfig.state) ? self.forProvider.replicationConfig.state == 'DISABLED' : (has(self.initProvider) && has(self.initProvider.replicationConfig) && has(self.initProvider.replicationConfig.state) && self.initProvider.replicationConfig.state == 'DISABLED')) || has(self.forProvider.roleARN) || has(self.forProvider.roleRef) || has(self.forProvider.roleSelector) || (has(self.initProvider) && has(self.initProvider.roleARN))",message="replication is ENABLED (the default when replicationConfig.state is absent), so roleARN, roleRef or roleSelector is required; supply a role or set replicationConfig.state to DISABLED",fieldPath=".forProvider.roleARN"
+// +kubebuilder:validation:XValidation:rule="has(self.managementPolicies) && !('*' in self.managementPolicies || 'Create' in self.managementPolicies || 'Update' in self.managementPolicies) || has(self.forProvider.eventBuses)",message="spec.forProvider.eventBuses is required unless managementPolicies only observe (an import: see the README)",fieldPath=".forProvider.eventBuses"
+// +kubebuilder:validation:XValidation:rule="has(self.managementPolicies) && !('*' in self.managementPolicies || 'Create' in self.managementPolicies || 'Update' in self.managementPolicies) || has(self.forProvider.routingConfig)",message="spec.forProvider.routingConfig is required unless managementPolicies only observe (an import: see the README)",fieldPath=".forProvider.routingConfig"
+// +kubebuilder:validation:XValidation:rule="(has(self.managementPolicies) && !('*' in self.managementPolicies || 'Create' in self.managementPolicies || 'Update' in self.managementPolicies)) || (has(self.forProvider.replicationConfig) && has(self.forProvider.replicationConfig.state) ? self.forProvider.replicationConfig.state == 'DISABLED' : (has(self.initProvider) && has(self.initProvider.replicationConfig) && has(self.initProvider.replicationConfig.state) && self.initProvider.replicationConfig.state == 'DISABLED')) || has(self.forProvider.roleARN) || has(self.forProvider.roleRef) || has(self.forProvider.roleSelector) || (has(self.initProvider) && has(self.initProvider.roleARN))",message="replication is ENABLED (the default when replicationConfig.state is absent), so roleARN, roleRef or roleSelector is required; supply a role or set replicationConfig.state to DISABLED",fieldPath=".forProvider.roleARN"
 type EndpointSpec struct {
 	xpv2.ManagedResourceSpec `json:",inline"`
 
@@ -240,6 +256,14 @@ var (
 	EndpointKindAPIVersion   = EndpointKind + "." + SchemeGroupVersion.String()
 	EndpointGroupVersionKind = SchemeGroupVersion.WithKind(EndpointKind)
 )
+
+// GetLastHandledReconcileAt and SetLastHandledReconcileAt let
+// crossplane-runtime record the crossplane.io/reconcile-requested-at token it
+// handled (angryjet does not generate them).
+func (mg *Endpoint) GetLastHandledReconcileAt() string { return mg.Status.LastHandledReconcileAt }
+
+// SetLastHandledReconcileAt records the token handled.
+func (mg *Endpoint) SetLastHandledReconcileAt(token string) { mg.Status.LastHandledReconcileAt = token }
 
 func init() {
 	SchemeBuilder.Register(&Endpoint{}, &EndpointList{})

@@ -359,12 +359,14 @@ type EndpointConfigParameters struct {
 	EndpointConfigName string `json:"endpointConfigName"`
 
 	// ProductionVariants has one entry per model hosted; variant weights
-	// distribute traffic between variants.
+	// distribute traffic between variants. Required unless the management
+	// policies only observe.
+	// +optional
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=10
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="productionVariants is immutable: SageMaker cannot update an endpoint configuration"
 	// +listType=atomic
-	ProductionVariants []ProductionVariant `json:"productionVariants"`
+	ProductionVariants []ProductionVariant `json:"productionVariants,omitempty"`
 
 	// AsyncInferenceConfig is required for the endpoint to be invoked with the
 	// asynchronous invocation operation.
@@ -425,6 +427,17 @@ type EndpointConfigObservation struct {
 	// ACKResourceMetadata records the ARN, owner account and region.
 	// +optional
 	ACKResourceMetadata *common.ResourceMetadata `json:"ackResourceMetadata,omitempty"`
+
+	// ForProvider is the configuration AWS holds, in spec.forProvider's
+	// shape, shown while the object does not manage it (its management
+	// policies neither create nor update) or adopts it: copied into
+	// spec.forProvider, it describes the resource as it is, and widening
+	// the policies then changes nothing on AWS. Secrets are never shown.
+	// +optional
+	// +kubebuilder:validation:Schemaless
+	// +kubebuilder:validation:Type=object
+	// +kubebuilder:pruning:PreserveUnknownFields
+	ForProvider *EndpointConfigParameters `json:"forProvider,omitempty"`
 }
 
 // EndpointConfigInitParameters are the fields of an EndpointConfig set only
@@ -445,6 +458,7 @@ type EndpointConfigInitParameters struct {
 
 // An EndpointConfigSpec defines the desired state of an EndpointConfig.
 // +kubebuilder:validation:XValidation:rule="!has(self.initProvider) || !has(self.initProvider.tags) || !has(self.forProvider.tags) || size(self.forProvider.tags) + size(self.initProvider.tags.filter(t, has(t.key) && !self.forProvider.tags.exists(u, has(u.key) && u.key == t.key))) <= 44",message="forProvider.tags and initProvider.tags together have more than 44 keys: AWS allows 50 tags per resource and the provider adds its 6 owner tags",fieldPath=".initProvider.tags"
+// +kubebuilder:validation:XValidation:rule="has(self.managementPolicies) && !('*' in self.managementPolicies || 'Create' in self.managementPolicies || 'Update' in self.managementPolicies) || has(self.forProvider.productionVariants)",message="spec.forProvider.productionVariants is required unless managementPolicies only observe (an import: see the README)",fieldPath=".forProvider.productionVariants"
 type EndpointConfigSpec struct {
 	xpv2.ManagedResourceSpec `json:",inline"`
 
@@ -505,6 +519,16 @@ var (
 	EndpointConfigKindAPIVersion   = EndpointConfigKind + "." + SchemeGroupVersion.String()
 	EndpointConfigGroupVersionKind = SchemeGroupVersion.WithKind(EndpointConfigKind)
 )
+
+// GetLastHandledReconcileAt and SetLastHandledReconcileAt let
+// crossplane-runtime record the crossplane.io/reconcile-requested-at token it
+// handled (angryjet does not generate them).
+func (mg *EndpointConfig) GetLastHandledReconcileAt() string { return mg.Status.LastHandledReconcileAt }
+
+// SetLastHandledReconcileAt records the token handled.
+func (mg *EndpointConfig) SetLastHandledReconcileAt(token string) {
+	mg.Status.LastHandledReconcileAt = token
+}
 
 func init() {
 	SchemeBuilder.Register(&EndpointConfig{}, &EndpointConfigList{})

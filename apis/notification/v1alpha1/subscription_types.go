@@ -29,16 +29,14 @@ import (
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.region) || has(self.region)",message="region cannot be removed once set",fieldPath=".region"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.endpoint) || has(self.endpoint)",message="endpoint cannot be removed once set",fieldPath=".endpoint"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.topicARN) || has(self.topicARN)",message="topicARN cannot be removed once set",fieldPath=".topicARN"
-// +kubebuilder:validation:XValidation:rule="has(self.topicARN) || has(self.topicRef) || has(self.topicSelector)",message="one of topicARN, topicRef or topicSelector is required",fieldPath=".topicARN"
-// +kubebuilder:validation:XValidation:rule="has(self.endpoint)",message="endpoint is required for every protocol",fieldPath=".endpoint"
-// +kubebuilder:validation:XValidation:rule="!has(self.endpoint) || self.protocol != 'http' || self.endpoint.startsWith('http://')",message="endpoint must be a URL beginning with http:// for protocol http",fieldPath=".endpoint"
-// +kubebuilder:validation:XValidation:rule="!has(self.endpoint) || self.protocol != 'https' || self.endpoint.startsWith('https://')",message="endpoint must be a URL beginning with https:// for protocol https",fieldPath=".endpoint"
-// +kubebuilder:validation:XValidation:rule="!has(self.endpoint) || !(self.protocol in ['email', 'email-json']) || self.endpoint.matches('^[^@\\\\s]+@[^@\\\\s]+\\\\.[^@\\\\s]+$')",message="endpoint must be an e-mail address for protocols email and email-json",fieldPath=".endpoint"
-// +kubebuilder:validation:XValidation:rule="!has(self.endpoint) || self.protocol != 'sms' || self.endpoint.matches('^\\\\+?[0-9]{7,15}$')",message="endpoint must be a phone number of 7 to 15 digits, optionally prefixed by +, for protocol sms",fieldPath=".endpoint"
-// +kubebuilder:validation:XValidation:rule="!has(self.endpoint) || self.protocol != 'queue' || self.endpoint.matches('^arn:[a-z0-9-]+:sqs:[a-z0-9-]+:[0-9]{12}:.+$')",message="endpoint must be the ARN of an SQS queue for protocol queue",fieldPath=".endpoint"
-// +kubebuilder:validation:XValidation:rule="!has(self.endpoint) || self.protocol != 'function' || self.endpoint.matches('^arn:[a-z0-9-]+:lambda:[a-z0-9-]+:[0-9]{12}:function:.+$')",message="endpoint must be the ARN of a Lambda function for protocol function",fieldPath=".endpoint"
-// +kubebuilder:validation:XValidation:rule="!has(self.endpoint) || self.protocol != 'stream' || self.endpoint.matches('^arn:[a-z0-9-]+:firehose:[a-z0-9-]+:[0-9]{12}:deliverystream/.+$')",message="endpoint must be the ARN of a Firehose delivery stream for protocol stream",fieldPath=".endpoint"
-// +kubebuilder:validation:XValidation:rule="!has(self.endpoint) || self.protocol != 'application' || self.endpoint.matches('^arn:[a-z0-9-]+:sns:[a-z0-9-]+:[0-9]{12}:endpoint/.+$')",message="endpoint must be the EndpointArn of a mobile application endpoint for protocol application",fieldPath=".endpoint"
+// +kubebuilder:validation:XValidation:rule="!has(self.endpoint) || !has(self.protocol) || self.protocol != 'http' || self.endpoint.startsWith('http://')",message="endpoint must be a URL beginning with http:// for protocol http",fieldPath=".endpoint"
+// +kubebuilder:validation:XValidation:rule="!has(self.endpoint) || !has(self.protocol) || self.protocol != 'https' || self.endpoint.startsWith('https://')",message="endpoint must be a URL beginning with https:// for protocol https",fieldPath=".endpoint"
+// +kubebuilder:validation:XValidation:rule="!has(self.endpoint) || !has(self.protocol) || !(self.protocol in ['email', 'email-json']) || self.endpoint.matches('^[^@\\\\s]+@[^@\\\\s]+\\\\.[^@\\\\s]+$')",message="endpoint must be an e-mail address for protocols email and email-json",fieldPath=".endpoint"
+// +kubebuilder:validation:XValidation:rule="!has(self.endpoint) || !has(self.protocol) || self.protocol != 'sms' || self.endpoint.matches('^\\\\+?[0-9]{7,15}$')",message="endpoint must be a phone number of 7 to 15 digits, optionally prefixed by +, for protocol sms",fieldPath=".endpoint"
+// +kubebuilder:validation:XValidation:rule="!has(self.endpoint) || !has(self.protocol) || self.protocol != 'queue' || self.endpoint.matches('^arn:[a-z0-9-]+:sqs:[a-z0-9-]+:[0-9]{12}:.+$')",message="endpoint must be the ARN of an SQS queue for protocol queue",fieldPath=".endpoint"
+// +kubebuilder:validation:XValidation:rule="!has(self.endpoint) || !has(self.protocol) || self.protocol != 'function' || self.endpoint.matches('^arn:[a-z0-9-]+:lambda:[a-z0-9-]+:[0-9]{12}:function:.+$')",message="endpoint must be the ARN of a Lambda function for protocol function",fieldPath=".endpoint"
+// +kubebuilder:validation:XValidation:rule="!has(self.endpoint) || !has(self.protocol) || self.protocol != 'stream' || self.endpoint.matches('^arn:[a-z0-9-]+:firehose:[a-z0-9-]+:[0-9]{12}:deliverystream/.+$')",message="endpoint must be the ARN of a Firehose delivery stream for protocol stream",fieldPath=".endpoint"
+// +kubebuilder:validation:XValidation:rule="!has(self.endpoint) || !has(self.protocol) || self.protocol != 'application' || self.endpoint.matches('^arn:[a-z0-9-]+:sns:[a-z0-9-]+:[0-9]{12}:endpoint/.+$')",message="endpoint must be the EndpointArn of a mobile application endpoint for protocol application",fieldPath=".endpoint"
 type SubscriptionParameters struct {
 	// Region of the subscription. Without it the ProviderConfig's region
 	// applies.
@@ -47,10 +45,12 @@ type SubscriptionParameters struct {
 	Region *string `json:"region,omitempty"`
 
 	// Protocol of delivery: http, https, email, email-json, sms, queue (SQS),
-	// application, function (Lambda) or stream (Firehose).
+	// application, function (Lambda) or stream (Firehose). Required unless
+	// the management policies only observe.
+	// +optional
 	// +kubebuilder:validation:Enum=http;https;email;email-json;sms;queue;application;function;stream
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="protocol is immutable"
-	Protocol string `json:"protocol"`
+	Protocol string `json:"protocol,omitempty"`
 
 	// Endpoint receives the notifications; its meaning depends on protocol:
 	// a URL beginning with http:// or https://, an e-mail address, a phone
@@ -144,6 +144,17 @@ type SubscriptionObservation struct {
 	// confirmation by its endpoint.
 	// +optional
 	PendingConfirmation *string `json:"pendingConfirmation,omitempty"`
+
+	// ForProvider is the configuration AWS holds, in spec.forProvider's
+	// shape, shown while the object does not manage it (its management
+	// policies neither create nor update) or adopts it: copied into
+	// spec.forProvider, it describes the resource as it is, and widening
+	// the policies then changes nothing on AWS. Secrets are never shown.
+	// +optional
+	// +kubebuilder:validation:Schemaless
+	// +kubebuilder:validation:Type=object
+	// +kubebuilder:pruning:PreserveUnknownFields
+	ForProvider *SubscriptionParameters `json:"forProvider,omitempty"`
 }
 
 // SubscriptionInitParameters are the attributes of a Subscription that SNS
@@ -186,7 +197,10 @@ type SubscriptionInitParameters struct {
 }
 
 // A SubscriptionSpec defines the desired state of a Subscription.
-// +kubebuilder:validation:XValidation:rule="self.forProvider.protocol != 'stream' || has(self.forProvider.subscriptionRoleARN) || has(self.forProvider.subscriptionRoleRef) || has(self.forProvider.subscriptionRoleSelector) || (has(self.initProvider) && has(self.initProvider.subscriptionRoleARN))",message="protocol stream requires subscriptionRoleARN, subscriptionRoleRef or subscriptionRoleSelector (or initProvider.subscriptionRoleARN)",fieldPath=".forProvider.subscriptionRoleARN"
+// +kubebuilder:validation:XValidation:rule="!has(self.forProvider.protocol) || self.forProvider.protocol != 'stream' || has(self.forProvider.subscriptionRoleARN) || has(self.forProvider.subscriptionRoleRef) || has(self.forProvider.subscriptionRoleSelector) || (has(self.initProvider) && has(self.initProvider.subscriptionRoleARN))",message="protocol stream requires subscriptionRoleARN, subscriptionRoleRef or subscriptionRoleSelector (or initProvider.subscriptionRoleARN)",fieldPath=".forProvider.subscriptionRoleARN"
+// +kubebuilder:validation:XValidation:rule="has(self.managementPolicies) && !('*' in self.managementPolicies || 'Create' in self.managementPolicies || 'Update' in self.managementPolicies) || has(self.forProvider.protocol)",message="spec.forProvider.protocol is required unless managementPolicies only observe (an import: see the README)",fieldPath=".forProvider.protocol"
+// +kubebuilder:validation:XValidation:rule="has(self.managementPolicies) && !('*' in self.managementPolicies || 'Create' in self.managementPolicies || 'Update' in self.managementPolicies) || has(self.forProvider.topicARN) || has(self.forProvider.topicRef) || has(self.forProvider.topicSelector)",message="one of spec.forProvider.topicARN, topicRef or topicSelector is required unless managementPolicies only observe (an import: see the README)",fieldPath=".forProvider.topicARN"
+// +kubebuilder:validation:XValidation:rule="has(self.managementPolicies) && !('*' in self.managementPolicies || 'Create' in self.managementPolicies || 'Update' in self.managementPolicies) || has(self.forProvider.endpoint)",message="spec.forProvider.endpoint is required unless managementPolicies only observe (an import: see the README)",fieldPath=".forProvider.endpoint"
 type SubscriptionSpec struct {
 	xpv2.ManagedResourceSpec `json:",inline"`
 
@@ -246,6 +260,16 @@ var (
 	SubscriptionKindAPIVersion   = SubscriptionKind + "." + SchemeGroupVersion.String()
 	SubscriptionGroupVersionKind = SchemeGroupVersion.WithKind(SubscriptionKind)
 )
+
+// GetLastHandledReconcileAt and SetLastHandledReconcileAt let
+// crossplane-runtime record the crossplane.io/reconcile-requested-at token it
+// handled (angryjet does not generate them).
+func (mg *Subscription) GetLastHandledReconcileAt() string { return mg.Status.LastHandledReconcileAt }
+
+// SetLastHandledReconcileAt records the token handled.
+func (mg *Subscription) SetLastHandledReconcileAt(token string) {
+	mg.Status.LastHandledReconcileAt = token
+}
 
 func init() {
 	SchemeBuilder.Register(&Subscription{}, &SubscriptionList{})

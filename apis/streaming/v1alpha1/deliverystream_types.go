@@ -357,7 +357,6 @@ type HTTPEndpointDestinationConfiguration struct {
 // DeliveryStreamParameters are the configurable fields of a DeliveryStream.
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.region) || has(self.region)",message="region cannot be removed once set",fieldPath=".region"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.deliveryStreamType) || has(self.deliveryStreamType)",message="deliveryStreamType cannot be removed once set",fieldPath=".deliveryStreamType"
-// +kubebuilder:validation:XValidation:rule="has(self.httpEndpointDestinationConfiguration)",message="exactly one destination must be given: httpEndpointDestinationConfiguration is required",fieldPath=".httpEndpointDestinationConfiguration"
 type DeliveryStreamParameters struct {
 	// Region of the stream. Without it the ProviderConfig's region applies.
 	// +optional
@@ -373,7 +372,9 @@ type DeliveryStreamParameters struct {
 	DeliveryStreamName string `json:"deliveryStreamName"`
 
 	// DeliveryStreamType is DirectPut (producers write to the stream
-	// directly) or StreamAsSource (a data stream is the source).
+	// directly) or StreamAsSource (a data stream is the source). A stream
+	// of StreamAsSource can be observed and adopted, not created: its source
+	// stream has no field here.
 	// +optional
 	// +kubebuilder:validation:Enum=DirectPut;StreamAsSource
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="deliveryStreamType is immutable"
@@ -453,6 +454,17 @@ type DeliveryStreamObservation struct {
 	// +optional
 	// +kubebuilder:validation:Pattern=`^[0-9]+$`
 	VersionID *string `json:"versionID,omitempty"`
+
+	// ForProvider is the configuration AWS holds, in spec.forProvider's
+	// shape, shown while the object does not manage it (its management
+	// policies neither create nor update) or adopts it: copied into
+	// spec.forProvider, it describes the resource as it is, and widening
+	// the policies then changes nothing on AWS. Secrets are never shown.
+	// +optional
+	// +kubebuilder:validation:Schemaless
+	// +kubebuilder:validation:Type=object
+	// +kubebuilder:pruning:PreserveUnknownFields
+	ForProvider *DeliveryStreamParameters `json:"forProvider,omitempty"`
 }
 
 // HTTPEndpointConfigurationInitParameters are the members of the HTTP
@@ -633,6 +645,8 @@ type DeliveryStreamInitParameters struct {
 
 // A DeliveryStreamSpec defines the desired state of a DeliveryStream.
 // +kubebuilder:validation:XValidation:rule="!has(self.initProvider) || !has(self.initProvider.tags) || !has(self.forProvider.tags) || size(self.forProvider.tags) + size(self.initProvider.tags.filter(t, has(t.key) && !self.forProvider.tags.exists(u, has(u.key) && u.key == t.key))) <= 44",message="forProvider.tags and initProvider.tags together have more than 44 keys: AWS allows 50 tags per resource and the provider adds its 6 owner tags",fieldPath=".initProvider.tags"
+// +kubebuilder:validation:XValidation:rule="has(self.managementPolicies) && !('*' in self.managementPolicies || 'Create' in self.managementPolicies || 'Update' in self.managementPolicies) || has(self.forProvider.httpEndpointDestinationConfiguration)",message="exactly one destination must be given: spec.forProvider.httpEndpointDestinationConfiguration is required unless managementPolicies only observe (an import: see the README)",fieldPath=".forProvider.httpEndpointDestinationConfiguration"
+// +kubebuilder:validation:XValidation:rule="!has(self.forProvider.deliveryStreamType) || self.forProvider.deliveryStreamType != 'StreamAsSource' || (has(self.managementPolicies) && !('*' in self.managementPolicies || 'Create' in self.managementPolicies))",message="spec.forProvider.deliveryStreamType StreamAsSource cannot be created: its source data stream has no field in this API, so Firehose would refuse every create; use DirectPut, or observe or adopt an existing stream with management policies without Create",fieldPath=".forProvider.deliveryStreamType"
 type DeliveryStreamSpec struct {
 	xpv2.ManagedResourceSpec `json:",inline"`
 
@@ -693,6 +707,16 @@ var (
 	DeliveryStreamKindAPIVersion   = DeliveryStreamKind + "." + SchemeGroupVersion.String()
 	DeliveryStreamGroupVersionKind = SchemeGroupVersion.WithKind(DeliveryStreamKind)
 )
+
+// GetLastHandledReconcileAt and SetLastHandledReconcileAt let
+// crossplane-runtime record the crossplane.io/reconcile-requested-at token it
+// handled (angryjet does not generate them).
+func (mg *DeliveryStream) GetLastHandledReconcileAt() string { return mg.Status.LastHandledReconcileAt }
+
+// SetLastHandledReconcileAt records the token handled.
+func (mg *DeliveryStream) SetLastHandledReconcileAt(token string) {
+	mg.Status.LastHandledReconcileAt = token
+}
 
 func init() {
 	SchemeBuilder.Register(&DeliveryStream{}, &DeliveryStreamList{})

@@ -29,7 +29,7 @@ import (
 )
 
 func TestInputs(t *testing.T) {
-	p := &v1alpha1.APIKeyCredentialProviderParameters{Name: "n", APIKey: common.SecretKeyReference{Key: "k"}, Tags: map[string]string{"a": "b"}}
+	p := &v1alpha1.APIKeyCredentialProviderParameters{Name: "n", APIKey: &common.SecretKeyReference{Key: "k"}, Tags: map[string]string{"a": "b"}}
 	c := CreateInput(p, []byte("key"), map[string]string{"a": "b", "crossplane-name": "n"})
 	if diff := cmp.Diff(map[string]string{"a": "b", "crossplane-name": "n"}, c.Tags); aws.ToString(c.Name) != "n" || aws.ToString(c.ApiKey) != "key" || diff != "" {
 		t.Errorf("create: %+v, tags -want +got:\n%s", c, diff)

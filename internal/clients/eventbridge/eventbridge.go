@@ -56,7 +56,8 @@ func buses(p *v1alpha1.EndpointParameters) []types.EndpointEventBus {
 
 func routing(p *v1alpha1.EndpointParameters) *types.RoutingConfig {
 	out := &types.RoutingConfig{FailoverConfig: &types.FailoverConfig{Primary: &types.Primary{}, Secondary: &types.Secondary{}}}
-	if f := p.RoutingConfig.FailoverConfig; f != nil {
+	if r := p.RoutingConfig; r != nil && r.FailoverConfig != nil {
+		f := r.FailoverConfig
 		if f.Primary != nil {
 			out.FailoverConfig.Primary.HealthCheck = f.Primary.HealthCheck
 		}
@@ -119,7 +120,7 @@ func ObservedParameters(d *eventbridge.DescribeEndpointOutput) v1alpha1.Endpoint
 		if sc := r.FailoverConfig.Secondary; sc != nil {
 			f.Secondary = &v1alpha1.Secondary{Route: sc.Route}
 		}
-		o.RoutingConfig.FailoverConfig = f
+		o.RoutingConfig = &v1alpha1.RoutingConfig{FailoverConfig: f}
 	}
 	return o
 }

@@ -32,7 +32,7 @@ func spec() *v1alpha1.EndpointParameters {
 	return &v1alpha1.EndpointParameters{
 		Name: "e", Description: aws.String("d"), RoleARN: aws.String("arn:aws:iam::000000000000:role/r"),
 		EventBuses: []v1alpha1.EndpointEventBus{{EventBusARN: "arn:aws:events:us-east-1:000000000000:event-bus/b"}, {EventBusARN: "arn:aws:events:us-west-2:000000000000:event-bus/b"}},
-		RoutingConfig: v1alpha1.RoutingConfig{FailoverConfig: &v1alpha1.FailoverConfig{
+		RoutingConfig: &v1alpha1.RoutingConfig{FailoverConfig: &v1alpha1.FailoverConfig{
 			Primary: &v1alpha1.Primary{HealthCheck: aws.String("hc")}, Secondary: &v1alpha1.Secondary{Route: aws.String("us-west-2")}}},
 	}
 }

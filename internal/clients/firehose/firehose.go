@@ -279,6 +279,19 @@ func FailureMessage(f *types.FailureDescription) string {
 	return fmt.Sprintf("%s: %s", f.Type, aws.ToString(f.Details))
 }
 
+// Configuration is the spec that describes the stream as AWS holds it, its
+// server-side encryption included (as Encryption reads it: started, or
+// starting, with its key), without what AWS never returns (the access key,
+// tags).
+func Configuration(d *types.DeliveryStreamDescription) v1alpha1.DeliveryStreamParameters {
+	o := ObservedParameters(d)
+	if e := d.DeliveryStreamEncryptionConfiguration; e != nil &&
+		(e.Status == types.DeliveryStreamEncryptionStatusEnabled || e.Status == types.DeliveryStreamEncryptionStatusEnabling) {
+		o.DeliveryStreamEncryptionConfiguration = &v1alpha1.DeliveryStreamEncryptionConfiguration{KeyType: convert.String(e.KeyType), KeyARN: e.KeyARN}
+	}
+	return o
+}
+
 // ObservedParameters is the spec that describes the stream as AWS holds it:
 // the API's shape of the description, without what AWS never returns (the
 // access key, tags) and without encryption, which is decided by Encryption.

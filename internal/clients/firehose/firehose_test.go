@@ -285,3 +285,31 @@ func TestCreateInputEmptyEncryption(t *testing.T) {
 		t.Errorf("an empty encryption block asked for encryption: %+v", in.DeliveryStreamEncryptionConfigurationInput)
 	}
 }
+
+func TestConfigurationEncryption(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		got    *types.DeliveryStreamEncryptionConfiguration
+		want   *v1alpha1.DeliveryStreamEncryptionConfiguration
+	}{
+		"None":     {reason: "A stream without encryption shows none."},
+		"Disabled": {reason: "Disabled encryption is no encryption.", got: &types.DeliveryStreamEncryptionConfiguration{Status: types.DeliveryStreamEncryptionStatusDisabled, KeyType: types.KeyTypeAwsOwnedCmk}},
+		"Enabled": {
+			reason: "Enabled encryption shows its key, as Encryption compares it.",
+			got:    &types.DeliveryStreamEncryptionConfiguration{Status: types.DeliveryStreamEncryptionStatusEnabled, KeyType: types.KeyTypeCustomerManagedCmk, KeyARN: aws.String("arn:aws:kms:us-east-1:000000000000:key/k")},
+			want:   &v1alpha1.DeliveryStreamEncryptionConfiguration{KeyType: aws.String("CUSTOMER_MANAGED_CMK"), KeyARN: aws.String("arn:aws:kms:us-east-1:000000000000:key/k")},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			d := &types.DeliveryStreamDescription{DeliveryStreamName: aws.String("s"), DeliveryStreamEncryptionConfiguration: tc.got}
+			c := Configuration(d)
+			if diff := cmp.Diff(tc.want, c.DeliveryStreamEncryptionConfiguration); diff != "" {
+				t.Errorf("%s\nConfiguration(): -want, +got:\n%s", tc.reason, diff)
+			}
+			if tc.want != nil && Encryption(c.DeliveryStreamEncryptionConfiguration, tc.got) != EncryptionNone {
+				t.Errorf("%s\nthe configuration shown, copied into the spec, would change the encryption", tc.reason)
+			}
+		})
+	}
+}

@@ -75,6 +75,30 @@ func Protocol(p string) string {
 	return p
 }
 
+// ProtocolFrom translates SNS's protocol to the API's.
+func ProtocolFrom(p string) string {
+	for api, sns := range protocols {
+		if sns == p {
+			return api
+		}
+	}
+	return p
+}
+
+// Configuration is the spec that describes the subscription as SNS holds
+// it: what identifies it, and its attributes.
+func Configuration(attrs map[string]string) v1alpha1.SubscriptionParameters {
+	p := ObservedParameters(attrs)
+	p.Protocol = ProtocolFrom(attrs["Protocol"])
+	if v := attrs["TopicArn"]; v != "" {
+		p.TopicARN = aws.String(v)
+	}
+	if v := attrs["Endpoint"]; v != "" {
+		p.Endpoint = aws.String(v)
+	}
+	return p
+}
+
 // Attributes returns the attributes a spec sets, by SNS name.
 func Attributes(p *v1alpha1.SubscriptionParameters) map[string]string {
 	out := map[string]string{}

@@ -152,3 +152,23 @@ func TestDefaultsAndObservation(t *testing.T) {
 		t.Error("not pending")
 	}
 }
+
+func TestConfiguration(t *testing.T) {
+	attrs := map[string]string{
+		"TopicArn": "arn:aws:sns:us-east-1:000000000000:orders", "Protocol": "sqs",
+		"Endpoint": "arn:aws:sqs:us-east-1:000000000000:q", AttrRawMessageDelivery: "true",
+		AttrPendingConfirmation: "false", AttrOwner: "000000000000",
+	}
+	want := v1alpha1.SubscriptionParameters{
+		TopicARN: aws.String("arn:aws:sns:us-east-1:000000000000:orders"), Protocol: "queue",
+		Endpoint: aws.String("arn:aws:sqs:us-east-1:000000000000:q"), RawMessageDelivery: aws.String("true"),
+	}
+	if diff := cmp.Diff(want, Configuration(attrs)); diff != "" {
+		t.Errorf("Configuration(): the API's names of what SNS holds, nothing of its status: -want, +got:\n%s", diff)
+	}
+	for api := range protocols {
+		if got := ProtocolFrom(Protocol(api)); got != api {
+			t.Errorf("ProtocolFrom(Protocol(%q)) = %q", api, got)
+		}
+	}
+}

@@ -48,6 +48,19 @@ const AnnotationManagedKeys = "services.k8s.aws/managed-tag-keys"
 // Path is the spec path the tags of every kind are reported under.
 const Path = "spec.forProvider.tags"
 
+// ToList turns a tag map into a spec's tag list, sorted by key; nil for
+// none.
+func ToList(m map[string]string) []common.Tag {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make([]common.Tag, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, common.Tag{Key: aws.String(k), Value: aws.String(m[k])})
+	}
+	return out
+}
+
 // FromList turns the tag list of a spec into a map; a tag without a key is
 // skipped, a tag without a value has the empty value.
 func FromList(list []common.Tag) map[string]string {
@@ -79,6 +92,10 @@ type Want struct {
 	Init map[string]string
 	// Spec are the object's spec.forProvider.tags.
 	Spec map[string]string
+	// Shown is true when the object shows the configuration AWS holds in
+	// its status (it observes without managing, or adopts): its tags are
+	// listed so that they show, whether or not the spec asks for any.
+	Shown bool
 }
 
 // Desired is the tag set the provider keeps on a resource, the same for
@@ -251,7 +268,9 @@ func Err[O any](_ O, err error) error { return err }
 
 // A Plan is what makes a resource's tags on AWS match the spec.
 type Plan struct {
-	set    map[string]string
+	// observed are the tags listed; nil when none were.
+	observed map[string]string
+	set      map[string]string
 	remove []string
 	// tooMany is why the plan cannot be applied: AWS would refuse it.
 	tooMany error
@@ -266,7 +285,7 @@ type Plan struct {
 // create sent still stand.
 func Observe(ctx context.Context, obj Object, w Want, s Service) (Plan, error) {
 	desired := w.Desired()
-	if !Listed(obj, desired) {
+	if !Listed(obj, w) {
 		return Plan{}, nil
 	}
 	managed := ManagedKeys(obj)
@@ -275,7 +294,22 @@ func Observe(ctx context.Context, obj Object, w Want, s Service) (Plan, error) {
 		return Plan{}, awserrors.Wrap(err, "cannot list the tags of "+s.Of)
 	}
 	set, remove := Diff(desired, observed, managed)
-	return Plan{set: set, remove: remove, tooMany: w.tooMany(observed, set, remove)}, nil
+	return Plan{observed: observed, set: set, remove: remove, tooMany: w.tooMany(observed, set, remove)}, nil
+}
+
+// Shown are the tags listed that a spec can hold: all but the provider's
+// owner tags. Nil when none were listed.
+func (p Plan) Shown() map[string]string {
+	if p.observed == nil {
+		return nil
+	}
+	out := make(map[string]string, len(p.observed))
+	for k, v := range p.observed {
+		if !strings.HasPrefix(k, ownerPrefix) {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // tooMany says which tags make too many when the plan (set, remove) is
@@ -323,15 +357,16 @@ type Object interface {
 }
 
 // Listed reports whether an Observe of obj lists its tags: only when the spec
-// asks for some or the provider set some before, and neither while obj is
+// asks for some, the provider set some before, or obj shows them (w.Shown),
+// and neither while obj is
 // being deleted (nothing will be changed) nor while the tags its create sent
 // still stand (AsCreated). obj is the object as the Observe read it: its
 // Ready condition must not have been changed by that Observe yet.
-func Listed(obj Object, desired map[string]string) bool {
+func Listed(obj Object, w Want) bool {
 	if meta.WasDeleted(obj) || AsCreated(obj) {
 		return false
 	}
-	return len(desired) > 0 || len(ManagedKeys(obj)) > 0
+	return w.Shown || len(w.Desired()) > 0 || len(ManagedKeys(obj)) > 0
 }
 
 // AsCreated reports whether the tags on AWS are those obj's create sent: the last create of obj succeeded (crossplane-runtime's

@@ -193,9 +193,15 @@ func TestListed(t *testing.T) {
 		reason  string
 		obj     *managedObject
 		desired map[string]string
+		shown   bool
 		want    bool
 	}{
 		"Nothing": {reason: "No tags asked for and none set before: nothing to compare.", obj: object("")},
+		"Shown": {reason: "An object that shows AWS's configuration lists the tags to show them.", obj: object(""), shown: true, want: true},
+		"ShownDeleted": {
+			reason: "A resource being deleted shows nothing more.",
+			obj:    with(object(""), func(o *managedObject) { o.DeletionTimestamp = &deleted }), shown: true,
+		},
 		"Desired": {reason: "Tags asked for are compared.", obj: object(""), desired: map[string]string{"a": "1"}, want: true},
 		"SetBefore": {
 			reason: "Tags the provider set before are compared, to remove those the spec dropped.",
@@ -219,7 +225,7 @@ func TestListed(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, Listed(tc.obj, tc.desired)); diff != "" {
+			if diff := cmp.Diff(tc.want, Listed(tc.obj, Want{Spec: tc.desired, Shown: tc.shown})); diff != "" {
 				t.Errorf("%s\nListed(): -want, +got:\n%s", tc.reason, diff)
 			}
 		})
@@ -430,5 +436,45 @@ func TestPlanTooMany(t *testing.T) {
 	p, _ = Observe(context.Background(), object(""), w, svc)
 	if err := p.Apply(context.Background(), svc); err != nil || !slices.Equal(calls, []string{"set"}) {
 		t.Errorf("Apply() of 50 tags: calls %v, error %v; want one set", calls, err)
+	}
+}
+
+func TestToList(t *testing.T) {
+	cases := map[string]struct {
+		in   map[string]string
+		want []common.Tag
+	}{
+		"None":   {},
+		"Sorted": {in: map[string]string{"b": "2", "a": ""}, want: []common.Tag{{Key: aws.String("a"), Value: aws.String("")}, {Key: aws.String("b"), Value: aws.String("2")}}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, ToList(tc.in)); diff != "" {
+				t.Errorf("ToList(): -want, +got:\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestPlanShown(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		plan   Plan
+		want   map[string]string
+	}{
+		"NotListed": {reason: "Tags that were not listed are not shown as none.", plan: Plan{}},
+		"OwnerTagsLeftOut": {
+			reason: "The provider's owner tags are no spec's tags.",
+			plan:   Plan{observed: map[string]string{"team": "a", "crossplane-name": "x"}},
+			want:   map[string]string{"team": "a"},
+		},
+		"ListedNone": {reason: "A resource listed without tags shows none.", plan: Plan{observed: map[string]string{}}, want: map[string]string{}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, tc.plan.Shown()); diff != "" {
+				t.Errorf("%s\nShown(): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
 	}
 }

@@ -99,7 +99,10 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 		ObserveCalls:  observeCalls,
 		Watches: []managedoptions.Watch{managedoptions.WatchSecrets(mgr.GetClient(), o.Logger, &v1alpha1.APIKeyCredentialProviderList{},
 			func(mg *v1alpha1.APIKeyCredentialProvider) []string {
-				return []string{aws.ToString(mg.Spec.ForProvider.APIKey.Name)}
+				if k := mg.Spec.ForProvider.APIKey; k != nil {
+					return []string{aws.ToString(k.Name)}
+				}
+				return nil
 			})},
 	})
 }
@@ -108,7 +111,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 // list when tags.Listed says so, decided on mg as read, as Observe decides
 // it.
 func observeCalls(mg *v1alpha1.APIKeyCredentialProvider, s *awsconfig.Session) []budget.Operation {
-	return budget.ObserveCalls(bedrockagentcorecontrol.ServiceID, "GetApiKeyCredentialProvider", "ListTagsForResource", tags.Listed(mg, wantTags(mg, s).Desired()))
+	return budget.ObserveCalls(bedrockagentcorecontrol.ServiceID, "GetApiKeyCredentialProvider", "ListTagsForResource", tags.Listed(mg, wantTags(mg, s)))
 }
 
 type external struct {
@@ -159,8 +162,15 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.APIKeyCredentialPro
 	if tagsErr != nil {
 		return managed.ExternalObservation{}, tagsErr
 	}
+	if ownership.ShowsConfiguration(mg) {
+		// AWS never returns the key: only what identifies the credential
+		// provider, and its tags.
+		mg.Status.AtProvider.ForProvider = &v1alpha1.APIKeyCredentialProviderParameters{
+			Region: aws.String(e.session.Region), Name: aws.ToString(out.Name), Tags: e.tagPlan.Shown(),
+		}
+	}
 	var diffs []string
-	if e.apiKey, e.apiKeyRecord, err = e.secrets.Changed(ctx, mg, apiKeyField, &mg.Spec.ForProvider.APIKey, apiKeySent); err != nil {
+	if e.apiKey, e.apiKeyRecord, err = e.secrets.Changed(ctx, mg, apiKeyField, mg.Spec.ForProvider.APIKey, apiKeySent); err != nil {
 		return managed.ExternalObservation{}, err
 	}
 	if e.apiKey != nil {
@@ -181,7 +191,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.APIKeyCredentialPro
 // wantTags is what the credential provider's tags should be: its provider
 // config's default tags, its initProvider's and its forProvider's.
 func wantTags(mg *v1alpha1.APIKeyCredentialProvider, s *awsconfig.Session) tags.Want {
-	w := tags.Want{Defaults: s.DefaultTags, Spec: mg.Spec.ForProvider.Tags}
+	w := tags.Want{Defaults: s.DefaultTags, Spec: mg.Spec.ForProvider.Tags, Shown: ownership.ShowsConfiguration(mg)}
 	if i := mg.Spec.InitProvider; i != nil {
 		w.Init = i.Tags
 	}
@@ -197,7 +207,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 	if err != nil {
 		return managed.ExternalCreation{}, err
 	}
-	key, record, err := e.secrets.ToSend(ctx, mg, apiKeyField, &mg.Spec.ForProvider.APIKey, apiKeySent)
+	key, record, err := e.secrets.ToSend(ctx, mg, apiKeyField, mg.Spec.ForProvider.APIKey, apiKeySent)
 	if err != nil {
 		return managed.ExternalCreation{}, err
 	}

@@ -83,7 +83,7 @@ func newFixture(t *testing.T, withSecret bool) (*v1alpha1.APIKeyCredentialProvid
 	t.Helper()
 	mg := &v1alpha1.APIKeyCredentialProvider{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p", UID: "uid"}}
 	meta.SetExternalName(mg, "p")
-	mg.Spec.ForProvider = v1alpha1.APIKeyCredentialProviderParameters{Name: "p", APIKey: common.SecretKeyReference{Name: aws.String("k"), Key: "apiKey"}}
+	mg.Spec.ForProvider = v1alpha1.APIKeyCredentialProviderParameters{Name: "p", APIKey: &common.SecretKeyReference{Name: aws.String("k"), Key: "apiKey"}}
 	s := runtime.NewScheme()
 	_ = clientgoscheme.AddToScheme(s)
 	_ = v1alpha1.AddToScheme(s)

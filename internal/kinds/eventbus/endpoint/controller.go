@@ -112,6 +112,11 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Endpoint) (managed.
 	e.Observed = ownership.Observed{Created: aws.ToTime(d.CreationTime), ARN: aws.ToString(d.Arn)}
 	previous := mg.Status.AtProvider.ACKResourceMetadata
 	mg.Status.AtProvider = eb.Observation(d)
+	if ownership.ShowsConfiguration(mg) {
+		c := eb.ObservedParameters(d)
+		c.Region = aws.String(e.session.Region)
+		mg.Status.AtProvider.ForProvider = &c
+	}
 	reason := aws.ToString(d.StateReason)
 	if meta.WasDeleted(mg) && d.State == types.EndpointStateDeleteFailed {
 		// The deletion is asked again (Delete); should EventBridge keep

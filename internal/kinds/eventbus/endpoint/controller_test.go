@@ -57,7 +57,7 @@ func endpointMR() *v1alpha1.Endpoint {
 	meta.SetExternalName(mg, "e")
 	mg.Spec.ForProvider = v1alpha1.EndpointParameters{Name: "e", RoleARN: aws.String("arn:aws:iam::000000000000:role/r"),
 		EventBuses:    []v1alpha1.EndpointEventBus{{EventBusARN: "arn:aws:events:us-east-1:000000000000:event-bus/b"}, {EventBusARN: "arn:aws:events:us-west-2:000000000000:event-bus/b"}},
-		RoutingConfig: v1alpha1.RoutingConfig{FailoverConfig: &v1alpha1.FailoverConfig{Primary: &v1alpha1.Primary{HealthCheck: aws.String("hc")}, Secondary: &v1alpha1.Secondary{Route: aws.String("us-west-2")}}}}
+		RoutingConfig: &v1alpha1.RoutingConfig{FailoverConfig: &v1alpha1.FailoverConfig{Primary: &v1alpha1.Primary{HealthCheck: aws.String("hc")}, Secondary: &v1alpha1.Secondary{Route: aws.String("us-west-2")}}}}
 	return mg
 }
 

@@ -87,7 +87,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 // tag list when tags.Listed says so, decided on mg as read, as Observe
 // decides it.
 func observeCalls(mg *v1alpha1.EndpointConfig, s *awsconfig.Session) []budget.Operation {
-	return budget.ObserveCalls(sagemaker.ServiceID, "DescribeEndpointConfig", "ListTags", tags.Listed(mg, wantTags(mg, s).Desired()))
+	return budget.ObserveCalls(sagemaker.ServiceID, "DescribeEndpointConfig", "ListTags", tags.Listed(mg, wantTags(mg, s)))
 }
 
 type external struct {
@@ -124,6 +124,12 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.EndpointConfig) (ma
 	if !e.tagPlan.UpToDate() {
 		diffs = append(diffs, tags.Path)
 	}
+	mg.Status.AtProvider.ForProvider = nil
+	if ownership.ShowsConfiguration(mg) {
+		c := sm.ObservedParameters(d)
+		c.Region, c.Tags = aws.String(e.session.Region), tags.ToList(e.tagPlan.Shown())
+		mg.Status.AtProvider.ForProvider = &c
+	}
 	previous := mg.Status.AtProvider.ACKResourceMetadata
 	mg.Status.AtProvider.ACKResourceMetadata = metadata.For(e.session, metadata.VerifiedARN(mg, previous, e.ARN, len(e.bodyDiff) == 0))
 	mg.SetConditions(xpv2.Available())
@@ -133,7 +139,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.EndpointConfig) (ma
 // wantTags is what the endpoint configuration's tags should be: its provider
 // config's default tags, its initProvider's and its forProvider's.
 func wantTags(mg *v1alpha1.EndpointConfig, s *awsconfig.Session) tags.Want {
-	w := tags.Want{Defaults: s.DefaultTags, Spec: tags.FromList(mg.Spec.ForProvider.Tags)}
+	w := tags.Want{Defaults: s.DefaultTags, Spec: tags.FromList(mg.Spec.ForProvider.Tags), Shown: ownership.ShowsConfiguration(mg)}
 	if i := mg.Spec.InitProvider; i != nil {
 		w.Init = tags.FromList(i.Tags)
 	}

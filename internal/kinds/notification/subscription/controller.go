@@ -57,7 +57,8 @@ const (
 	errLookup      = "cannot look up the subscription among the topic's subscriptions"
 	// errMismatch tells nothing of what the subscription subscribes: it may
 	// be another namespace's, and its reader may not own it.
-	errMismatch = "the subscription named by the external name (annotation crossplane.io/external-name) is not what the spec says (spec.forProvider.topicARN, protocol and endpoint); it is not adopted and nothing of it is shown: set the annotation to the ARN of the subscription the spec describes, or remove it to subscribe"
+	errNoIdentity = "the object names no subscription: set the annotation crossplane.io/external-name to its ARN, or spec.forProvider.topicARN, protocol and endpoint"
+	errMismatch   = "the subscription named by the external name (annotation crossplane.io/external-name) is not what the spec says (spec.forProvider.topicARN, protocol and endpoint); it is not adopted and nothing of it is shown: set the annotation to the ARN of the subscription the spec describes, or remove it to subscribe"
 	// errNotShownYet names no ARN: the subscription SNS lists may be
 	// another's, and its reader may not own it.
 	errNotShownYet = "SNS has a subscription of this topic, protocol and endpoint, and does not show its attributes yet (its reads lag its writes); it is looked at again, and not subscribed anew meanwhile"
@@ -124,9 +125,17 @@ func topicPlace(mg *v1alpha1.Subscription) (account, region string) {
 }
 
 // Identity is what SNS keeps unique among subscriptions: the topic, the
-// protocol and the endpoint; empty until the topic is known.
+// protocol and the endpoint; empty until the topic is known. An object that
+// names its subscription by ARN alone (an import, which only observes and
+// claims nothing) has the identity of what its Observe showed, so that the
+// ownership rules that keep another object's resource from it apply.
 func Identity(mg *v1alpha1.Subscription) string {
 	p := &mg.Spec.ForProvider
+	if !identified(p) {
+		if shown := mg.Status.AtProvider.ForProvider; shown != nil && !ownership.MayWrite(mg, true) {
+			p = shown
+		}
+	}
 	if p.TopicARN == nil || p.Endpoint == nil {
 		return ""
 	}
@@ -165,6 +174,10 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (mana
 		// This reconcile's Subscribe was answered with it, and its look
 		// at it failed: SNS said which it is, no lookup is needed.
 		arn, recovered = e.subscribedARN, true
+	}
+	if arn == "" && !identified(&mg.Spec.ForProvider) {
+		// An object that only observes need not say more than the ARN.
+		return managed.ExternalObservation{}, errors.New(errNoIdentity)
 	}
 	if arn == "" {
 		found, waiting, err := e.lookup(ctx, &mg.Spec.ForProvider)
@@ -227,6 +240,11 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (mana
 	}
 
 	mg.Status.AtProvider = snsclient.Observation(attrs)
+	if ownership.ShowsConfiguration(mg) {
+		c := snsclient.Configuration(attrs)
+		c.Region = aws.String(e.session.Region)
+		mg.Status.AtProvider.ForProvider = &c
+	}
 	// Only a recovered ARN is written back to the object (as its external
 	// name); SNS's defaults are not copied into the spec, which would cost
 	// a write that restates them.
@@ -246,6 +264,12 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (mana
 		ResourceLateInitialized: lateInitialized,
 		Diff:                    strings.Join(diffs, ", "),
 	}, nil
+}
+
+// identified reports whether the spec says which subscription it is: its
+// topic, protocol and endpoint.
+func identified(p *v1alpha1.SubscriptionParameters) bool {
+	return p.TopicARN != nil && p.Protocol != "" && p.Endpoint != nil
 }
 
 // ownCreateMayHaveMade reports whether a subscription found by its topic,
@@ -283,10 +307,11 @@ func subscribeInput(mg *v1alpha1.Subscription) *sns.SubscribeInput {
 
 // matches verifies that the subscription the external name names is the one
 // the spec describes: its topic, protocol and endpoint cannot be changed, so
-// a mismatch is an error, never an update.
+// a mismatch is an error, never an update. What the spec leaves out (an
+// import, which names the subscription by its ARN alone) is not compared.
 func matches(p *v1alpha1.SubscriptionParameters, attrs map[string]string) error {
 	topic, protocol, endpoint := attrs["TopicArn"], attrs["Protocol"], attrs["Endpoint"]
-	if topic == aws.ToString(p.TopicARN) && protocol == snsclient.Protocol(p.Protocol) && endpoint == aws.ToString(p.Endpoint) {
+	if (p.TopicARN == nil || topic == *p.TopicARN) && (p.Protocol == "" || protocol == snsclient.Protocol(p.Protocol)) && (p.Endpoint == nil || endpoint == *p.Endpoint) {
 		return nil
 	}
 	return errors.New(errMismatch)

@@ -208,6 +208,17 @@ func TestObserve(t *testing.T) {
 			want: want{exists: true, upToDate: true, reason: conditions.ReasonPendingConfirmation, externalName: arn}},
 		"PendingAndDeletedIsReleasedSayingWhatItLeaves": {mg: deleted(subscriptionMR), attrs: attrs("true"), want: want{exists: false, externalName: arn,
 			left: []string{"SNS keeps subscription " + arn + ", pending confirmation, which it does not let anyone delete: it deletes it itself 48 hours after it was requested, unless its endpoint confirms it first"}}},
+		"ImportedByItsARNAlone": {mg: func() *v1alpha1.Subscription {
+			mg := &v1alpha1.Subscription{}
+			meta.SetExternalName(mg, arn)
+			mg.SetManagementPolicies(xpv2.ManagementPolicies{xpv2.ManagementActionObserve})
+			return mg
+		}, attrs: attrs("false"), want: want{exists: true, upToDate: true, reason: xpv2.ReasonAvailable, externalName: arn}},
+		"NamingNothing": {mg: func() *v1alpha1.Subscription {
+			mg := &v1alpha1.Subscription{}
+			mg.SetManagementPolicies(xpv2.ManagementPolicies{xpv2.ManagementActionObserve})
+			return mg
+		}, want: want{err: errNoIdentity}},
 		"AnotherEndpoint": {mg: func() *v1alpha1.Subscription {
 			mg := subscriptionMR()
 			mg.Spec.ForProvider.Endpoint = aws.String("arn:aws:sqs:us-east-1:000000000000:other")
@@ -363,6 +374,36 @@ func TestCreate(t *testing.T) {
 			got := want{externalName: meta.GetExternalName(mg), err: err, answered: awserrors.Answered(err), sent: fake.sent, set: fake.set}
 			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{}), test.EquateErrors()); diff != "" {
 				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestIdentity(t *testing.T) {
+	imported := func(policies ...xpv2.ManagementAction) *v1alpha1.Subscription {
+		mg := &v1alpha1.Subscription{}
+		mg.SetManagementPolicies(policies)
+		shown := subscriptionMR().Spec.ForProvider
+		mg.Status.AtProvider.ForProvider = &shown
+		return mg
+	}
+	const identity = "sqs:arn:aws:sqs:us-east-1:000000000000:q on arn:aws:sns:us-east-1:000000000000:orders"
+	cases := map[string]struct {
+		reason string
+		mg     *v1alpha1.Subscription
+		want   string
+	}{
+		"FromTheSpec":   {reason: "The spec says which subscription it is.", mg: subscriptionMR(), want: identity},
+		"ImportedByARN": {reason: "An import's identity is that of what its Observe showed, for the ownership rules.", mg: imported(xpv2.ManagementActionObserve), want: identity},
+		"StatusOfAWriter": {
+			reason: "An object that writes is identified by its spec alone, never by a status a tenant can write.",
+			mg:     imported(xpv2.ManagementActionObserve, xpv2.ManagementActionDelete),
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, Identity(tc.mg)); diff != "" {
+				t.Errorf("%s\nIdentity(): -want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}

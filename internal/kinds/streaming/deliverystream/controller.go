@@ -130,7 +130,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 // tag list when tags.Listed says so, decided on mg as read, as Observe
 // decides it.
 func observeCalls(mg *v1alpha1.DeliveryStream, s *awsconfig.Session) []budget.Operation {
-	return budget.ObserveCalls(firehose.ServiceID, "DescribeDeliveryStream", "ListTagsForDeliveryStream", tags.Listed(mg, wantTags(mg, s).Desired()))
+	return budget.ObserveCalls(firehose.ServiceID, "DescribeDeliveryStream", "ListTagsForDeliveryStream", tags.Listed(mg, wantTags(mg, s)))
 }
 
 // external reconciles one DeliveryStream in one reconcile; what Observe
@@ -205,6 +205,11 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.DeliveryStream) (ma
 	if err != nil {
 		return managed.ExternalObservation{}, err
 	}
+	if ownership.ShowsConfiguration(mg) {
+		c := fh.Configuration(d)
+		c.Region, c.Tags = aws.String(e.session.Region), tags.ToList(e.tagPlan.Shown())
+		mg.Status.AtProvider.ForProvider = &c
+	}
 	upToDate := len(diffs) == 0
 	e.setMetadata(mg, d, previous.ACKResourceMetadata, upToDate)
 	return managed.ExternalObservation{
@@ -275,7 +280,7 @@ func (e *external) setMetadata(mg *v1alpha1.DeliveryStream, d *types.DeliveryStr
 // wantTags is what the stream's tags should be: its provider config's
 // default tags, its initProvider's and its forProvider's.
 func wantTags(mg *v1alpha1.DeliveryStream, s *awsconfig.Session) tags.Want {
-	w := tags.Want{Defaults: s.DefaultTags, Spec: tags.FromList(mg.Spec.ForProvider.Tags)}
+	w := tags.Want{Defaults: s.DefaultTags, Spec: tags.FromList(mg.Spec.ForProvider.Tags), Shown: ownership.ShowsConfiguration(mg)}
 	if i := mg.Spec.InitProvider; i != nil {
 		w.Init = tags.FromList(i.Tags)
 	}
