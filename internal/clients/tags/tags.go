@@ -271,7 +271,7 @@ type Plan struct {
 	// observed are the tags listed; nil when none were.
 	observed map[string]string
 	set      map[string]string
-	remove []string
+	remove   []string
 	// tooMany is why the plan cannot be applied: AWS would refuse it.
 	tooMany error
 }

@@ -197,7 +197,7 @@ func TestListed(t *testing.T) {
 		want    bool
 	}{
 		"Nothing": {reason: "No tags asked for and none set before: nothing to compare.", obj: object("")},
-		"Shown": {reason: "An object that shows AWS's configuration lists the tags to show them.", obj: object(""), shown: true, want: true},
+		"Shown":   {reason: "An object that shows AWS's configuration lists the tags to show them.", obj: object(""), shown: true, want: true},
 		"ShownDeleted": {
 			reason: "A resource being deleted shows nothing more.",
 			obj:    with(object(""), func(o *managedObject) { o.DeletionTimestamp = &deleted }), shown: true,
