@@ -101,13 +101,24 @@ func ReadCluster(ctx context.Context, r client.Reader, namespace string) (*Clust
 	return c, nil
 }
 
+// listPage is how many objects one list call to the API server asks for.
+const listPage = 500
+
+// listAll lists every object of kind gvk, a page at a time.
 func listAll(ctx context.Context, r client.Reader, gvk schema.GroupVersionKind) ([]unstructured.Unstructured, error) {
-	l := &unstructured.UnstructuredList{}
-	l.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
-	if err := r.List(ctx, l); err != nil {
-		return nil, err
+	var out []unstructured.Unstructured
+	next := ""
+	for {
+		l := &unstructured.UnstructuredList{}
+		l.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
+		if err := r.List(ctx, l, client.Limit(listPage), client.Continue(next)); err != nil {
+			return nil, err
+		}
+		out = append(out, l.Items...)
+		if next = l.GetContinue(); next == "" {
+			return out, nil
+		}
 	}
-	return l.Items, nil
 }
 
 // objectRegion is the region an object's resource is in: its
