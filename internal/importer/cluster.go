@@ -88,6 +88,11 @@ func ReadCluster(ctx context.Context, r client.Reader, namespace string) (*Clust
 		for i := range items {
 			u := &items[i]
 			region := objectRegion(u, regions)
+			if k.NameField == "" {
+				// An ARN, and a topic's ARN, say their region
+				// themselves, whatever the object's config says.
+				region = ""
+			}
 			for _, id := range k.names(u) {
 				c.named[namedKey{kind: k.Kind, region: region, id: id}] = u.GetNamespace() + "/" + u.GetName()
 			}

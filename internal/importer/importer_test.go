@@ -192,7 +192,8 @@ func TestDecide(t *testing.T) {
 		object(ds, "team-a", "elsewhere", map[string]any{"deliveryStreamName": "elsewhere", "region": "us-east-1"}, nil, nil),
 		// No region of its own: its ClusterProviderConfig's.
 		object(ds, "team-b", "by-config", map[string]any{"deliveryStreamName": "by-config"}, nil, map[string]any{"kind": "ClusterProviderConfig", "name": "default"}),
-		object(sub, "team-c", "by-arn", map[string]any{}, map[string]string{"crossplane.io/external-name": subARN}, nil),
+		// Its config's region is another, but an ARN says its own.
+		object(sub, "team-c", "by-arn", map[string]any{"region": "us-east-1"}, map[string]string{"crossplane.io/external-name": subARN}, nil),
 		object(sub, "team-c", "lost-answer", map[string]any{"protocol": "queue", "endpoint": "arn:aws:sqs:eu-west-3:111122223333:q", "topicARN": "arn:aws:sns:eu-west-3:111122223333:orders"}, nil, nil),
 		lease(ownership.ClaimName(claimed), "crossplane-system", "deliverystream.streaming.services.k8s.aws team-d/claimer", ownership.Created),
 		lease(ownership.ClaimName(retained), "crossplane-system", "deliverystream.streaming.services.k8s.aws team-e/gone", ownership.Retained),
