@@ -97,7 +97,13 @@ func main() {
 		// --changelogs-socket-path (CHANGELOGS_SOCKET_PATH).
 		enableChangeLogs, changelogsSocketPath = changelogs.Flags(app)
 	)
-	kingpin.MustParse(app.Parse(os.Args[1:]))
+	// The provider runs when no command is named, as its package's
+	// deployment starts it; import is the one other command.
+	app.Command("run", "Run the provider's controllers (the default).").Default()
+	importCmd := newImportCommand(app, awsQuotas, awsQuotaShare)
+	if kingpin.MustParse(app.Parse(os.Args[1:])) == importCmd.FullCommand() {
+		os.Exit(importCmd.run())
+	}
 
 	if os.Getenv("GOGC") == "" {
 		// Half of Go's default: the heap grows to 1.5× what is live, not

@@ -33,6 +33,7 @@ import (
 
 	"github.com/cloudkinds/provider-aws-services/apis"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
+	"github.com/cloudkinds/provider-aws-services/internal/importer"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 	"github.com/cloudkinds/provider-aws-services/test/emulator/snapshot"
 	"github.com/cloudkinds/provider-aws-services/test/workload"
@@ -85,6 +86,9 @@ func TestEveryKindIsRegisteredEverywhere(t *testing.T) {
 			if !slices.Contains(workload.Kinds, gvk.Kind) {
 				t.Errorf("not among the chaos and scale tests' workloads (workload.Kinds)")
 			}
+			if !slices.ContainsFunc(importer.Kinds, func(ik importer.Kind) bool { return ik.GroupVersionKind == gvk }) {
+				t.Errorf("the import command does not list it (importer.Kinds)")
+			}
 			understood(t, srv.URL, em, k.Create)
 		})
 	}
@@ -96,6 +100,11 @@ func TestEveryKindIsRegisteredEverywhere(t *testing.T) {
 		}
 		if !listed[gvk.Kind] {
 			t.Errorf("%s is a managed kind of the API that the provider does not list (kinds)", gvk)
+		}
+	}
+	for _, k := range importer.Kinds {
+		if !listed[k.Kind] {
+			t.Errorf("importer.Kinds has %s, which the provider does not list (kinds)", k.Kind)
 		}
 	}
 	for _, kind := range workload.Kinds {

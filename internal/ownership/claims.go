@@ -154,6 +154,30 @@ func claimName(id Identity) string {
 	return claimPrefix + hex.EncodeToString(sum[:20])
 }
 
+// ClaimName is the name of the Lease that holds id's claim.
+func ClaimName(id Identity) string { return claimName(id) }
+
+// ListClaims returns the ownership claims kept in namespace, by the name of
+// their Lease (ClaimName), read from r a page at a time: the records of which AWS identities
+// the cluster's objects hold, for a reader outside the provider (the import
+// command) that must not guess.
+func ListClaims(ctx context.Context, r client.Reader, namespace string) (map[string]*Claim, error) {
+	out := map[string]*Claim{}
+	next := ""
+	for {
+		leases := &coordinationv1.LeaseList{}
+		if err := r.List(ctx, leases, client.InNamespace(namespace), client.MatchingLabels{LabelClaim: "true"}, client.Limit(500), client.Continue(next)); err != nil {
+			return nil, errors.Wrap(err, errGetClaim)
+		}
+		for i := range leases.Items {
+			out[leases.Items[i].Name] = claimOf(&leases.Items[i])
+		}
+		if next = leases.Continue; next == "" {
+			return out, nil
+		}
+	}
+}
+
 // A Claim is who holds an identity, and since when.
 type Claim struct {
 	Holder  types.UID

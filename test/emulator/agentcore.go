@@ -186,15 +186,38 @@ func (s *Server) deleteAPIKeyProvider(req *request) (any, *apiError) {
 }
 
 func (s *Server) listAPIKeyProviders(req *request) (any, *apiError) {
-	list := []map[string]any{}
+	var in struct {
+		NextToken  *string `json:"nextToken"`
+		MaxResults *int    `json:"maxResults"`
+	}
+	if err := decodeJSON(req.body, &in); err != nil {
+		return nil, err
+	}
+	size, ok := agentcoreListing.size(in.MaxResults)
+	if !ok {
+		return nil, agentcoreValidation("1 validation error detected: Value '%d' at 'maxResults' failed to satisfy constraint: Member must have value between 1 and %d", *in.MaxResults, agentcoreListing.maxSize)
+	}
+	keys := []string{}
 	for _, k := range slices.Sorted(maps.Keys(s.apiKeyProviders)) {
-		p := s.apiKeyProviders[k]
-		if p.region == req.region {
-			list = append(list, map[string]any{"name": p.name, "credentialProviderArn": p.arn, "credentialProviderVendor": "CustomOauth2",
-				"createdTime": epoch(p.created), "lastUpdatedTime": epoch(p.updated)})
+		if s.apiKeyProviders[k].region == req.region {
+			keys = append(keys, k)
 		}
 	}
-	return restResult{body: map[string]any{"credentialProviders": list}}, nil
+	keys, next, ok := page(keys, in.NextToken, size)
+	if !ok {
+		return nil, agentcoreValidation("Invalid nextToken.")
+	}
+	list := []map[string]any{}
+	for _, k := range keys {
+		p := s.apiKeyProviders[k]
+		list = append(list, map[string]any{"name": p.name, "credentialProviderArn": p.arn, "credentialProviderVendor": "CustomOauth2",
+			"createdTime": epoch(p.created), "lastUpdatedTime": epoch(p.updated)})
+	}
+	out := map[string]any{"credentialProviders": list}
+	if next != "" {
+		out["nextToken"] = next
+	}
+	return restResult{body: out}, nil
 }
 
 func (s *Server) agentcoreTags(req *request) (any, *apiError) {

@@ -285,16 +285,36 @@ func (s *Server) deleteEndpoint(req *request) (any, *apiError) {
 }
 
 func (s *Server) listEndpoints(req *request) (any, *apiError) {
-	var in struct{ NamePrefix *string }
+	var in struct {
+		NamePrefix, HomeRegion, NextToken *string
+		MaxResults                        *int
+	}
 	if err := decodeJSON(req.body, &in); err != nil {
 		return nil, err
 	}
-	list := []map[string]any{}
+	size, ok := eventbridgeListing.size(in.MaxResults)
+	if !ok {
+		return nil, errorf(400, "ValidationException", "1 validation error detected: Value '%d' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to %d", *in.MaxResults, eventbridgeListing.maxSize)
+	}
+	keys := []string{}
 	for _, k := range slices.Sorted(maps.Keys(s.endpoints)) {
 		e := s.endpoints[k]
-		if e.region == req.region && (in.NamePrefix == nil || strings.HasPrefix(e.name, *in.NamePrefix)) {
-			list = append(list, e.describe())
+		// An endpoint's home is the region it was created in.
+		if e.region == req.region && (in.NamePrefix == nil || strings.HasPrefix(e.name, *in.NamePrefix)) && (in.HomeRegion == nil || *in.HomeRegion == e.region) {
+			keys = append(keys, k)
 		}
 	}
-	return map[string]any{"Endpoints": list}, nil
+	keys, next, ok := page(keys, in.NextToken, size)
+	if !ok {
+		return nil, errorf(400, "ValidationException", "The provided NextToken is invalid.")
+	}
+	list := []map[string]any{}
+	for _, k := range keys {
+		list = append(list, s.endpoints[k].describe())
+	}
+	out := map[string]any{"Endpoints": list}
+	if next != "" {
+		out["NextToken"] = next
+	}
+	return out, nil
 }

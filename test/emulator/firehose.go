@@ -564,20 +564,27 @@ func (s *Server) deleteDeliveryStream(req *request) (any, *apiError) {
 
 func (s *Server) listDeliveryStreams(req *request) (any, *apiError) {
 	var in struct {
-		DeliveryStreamType *string
-		Limit              *int
+		DeliveryStreamType               *string
+		Limit                            *int
+		ExclusiveStartDeliveryStreamName *string
 	}
 	if err := decodeJSON(req.body, &in); err != nil {
 		return nil, err
 	}
+	size, ok := firehoseListing.size(in.Limit)
+	if !ok {
+		return nil, errorf(400, "ValidationException", "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value between 1 and %d", *in.Limit, firehoseListing.maxSize)
+	}
 	names := []string{}
 	for _, d := range s.streams {
-		if d.region == req.region && (in.DeliveryStreamType == nil || *in.DeliveryStreamType == d.streamType) {
+		if d.region == req.region && (in.DeliveryStreamType == nil || *in.DeliveryStreamType == d.streamType) &&
+			(in.ExclusiveStartDeliveryStreamName == nil || d.name > *in.ExclusiveStartDeliveryStreamName) {
 			names = append(names, d.name)
 		}
 	}
 	sort.Strings(names)
-	return map[string]any{"DeliveryStreamNames": names, "HasMoreDeliveryStreams": false}, nil
+	more := len(names) > size
+	return map[string]any{"DeliveryStreamNames": names[:min(size, len(names))], "HasMoreDeliveryStreams": more}, nil
 }
 
 func (s *Server) updateDestination(req *request) (any, *apiError) {

@@ -242,19 +242,39 @@ func (s *Server) deleteEndpointConfig(req *request) (any, *apiError) {
 }
 
 func (s *Server) listEndpointConfigs(req *request) (any, *apiError) {
-	var in struct{ NameContains *string }
+	var in struct {
+		NameContains *string
+		NextToken    *string
+		MaxResults   *int
+	}
 	if err := decodeJSON(req.body, &in); err != nil {
 		return nil, err
 	}
-	list := []map[string]any{}
+	size, ok := sagemakerListing.size(in.MaxResults)
+	if !ok {
+		return nil, validationError("1 validation error detected: Value '%d' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to %d", *in.MaxResults, sagemakerListing.maxSize)
+	}
+	keys := []string{}
 	for _, k := range slices.Sorted(maps.Keys(s.endpointConfigs)) {
 		c := s.endpointConfigs[k]
-		if c.region != req.region || (in.NameContains != nil && !strings.Contains(c.name, *in.NameContains)) {
-			continue
+		if c.region == req.region && (in.NameContains == nil || strings.Contains(c.name, *in.NameContains)) {
+			keys = append(keys, k)
 		}
+	}
+	keys, next, ok := page(keys, in.NextToken, size)
+	if !ok {
+		return nil, validationError("Invalid pagination token: %s", *in.NextToken)
+	}
+	list := []map[string]any{}
+	for _, k := range keys {
+		c := s.endpointConfigs[k]
 		list = append(list, map[string]any{"EndpointConfigName": c.name, "EndpointConfigArn": c.arn, "CreationTime": epoch(c.created)})
 	}
-	return map[string]any{"EndpointConfigs": list}, nil
+	out := map[string]any{"EndpointConfigs": list}
+	if next != "" {
+		out["NextToken"] = next
+	}
+	return out, nil
 }
 
 // taggable finds the tags of a SageMaker resource by ARN.

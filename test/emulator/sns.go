@@ -70,6 +70,8 @@ func (s *Server) sns(req *request) (any, *apiError) {
 		return s.unsubscribe(req, form)
 	case "ListSubscriptionsByTopic":
 		return s.listSubscriptionsByTopic(req, form)
+	case "ListSubscriptions":
+		return s.listSubscriptions(req, form)
 	}
 	return nil, errorf(400, "InvalidAction", "The action %s is not valid for this web service.", req.operation)
 }
@@ -427,13 +429,37 @@ func (s *Server) listSubscriptionsByTopic(_ *request, form url.Values) (any, *ap
 	if _, ok := s.topics[topicARN]; !ok {
 		return nil, snsNotFound("Topic")
 	}
+	return s.subscriptionPage(form, func(sub *subscription) bool { return sub.topicARN == topicARN })
+}
+
+// listSubscriptions lists the subscriptions of the caller's region, of
+// every topic.
+func (s *Server) listSubscriptions(req *request, form url.Values) (any, *apiError) {
+	return s.subscriptionPage(form, func(sub *subscription) bool { return sub.region == req.region })
+}
+
+// subscriptionPage answers a page of the subscriptions that match, 100 at
+// most, as SNS's list calls do; a subscription pending confirmation is
+// listed with "PendingConfirmation" for its ARN.
+func (s *Server) subscriptionPage(form url.Values, match func(*subscription) bool) (any, *apiError) {
+	keys := []string{}
+	for _, k := range slices.Sorted(maps.Keys(s.subscriptions)) {
+		if match(s.subscriptions[k]) {
+			keys = append(keys, k)
+		}
+	}
+	var token *string
+	if form.Has("NextToken") {
+		token = ptr(form.Get("NextToken"))
+	}
+	keys, next, ok := page(keys, token, snsListing.defaultSize)
+	if !ok {
+		return nil, invalidParameter("NextToken")
+	}
 	var b strings.Builder
 	b.WriteString("<Subscriptions>")
-	for _, k := range slices.Sorted(maps.Keys(s.subscriptions)) {
+	for _, k := range keys {
 		sub := s.subscriptions[k]
-		if sub.topicARN != topicARN {
-			continue
-		}
 		arn := sub.arn
 		if sub.pending {
 			arn = "PendingConfirmation"
@@ -442,6 +468,9 @@ func (s *Server) listSubscriptionsByTopic(_ *request, form url.Values) (any, *ap
 			arn, s.opts.Account, sub.protocol, xmlEscape(sub.endpoint), sub.topicARN)
 	}
 	b.WriteString("</Subscriptions>")
+	if next != "" {
+		b.WriteString("<NextToken>" + next + "</NextToken>")
+	}
 	return queryResult{Inner: b.String()}, nil
 }
 
