@@ -5,8 +5,9 @@
 #   planes of their own and mostly wait on them: the integration suite's main
 #   package, the longest stage, split in two runs (integration.1 and .2), one
 #   per lane; make dev end to end, the crash storm with the scale package's
-#   tests (chaos), the package installed and composed by Crossplane, and every
-#   modeled AWS error answered (modeled, one test of the main package) in the
+#   tests (chaos), the package installed and composed by Crossplane, and the
+#   main package's tests that fit beside them (integration.3: every modeled
+#   AWS error answered, the import and a kind activated later) in the
 #   third; and a fourth API lane, the runtime image run by runc as it ships
 #   (container), which starts once the package stage has built the image;
 #   two CPU lanes, niced so that the API lanes' time budgets keep their CPU,
@@ -84,25 +85,27 @@ report() {
 first=$(grep -ho '^func Test[A-Za-z0-9_]*(t \*testing\.T)' test/integration/*_test.go |
   sed 's/^func \(Test[A-Za-z0-9_]*\).*/\1/' | sort | awk 'NR % 2 == 1' | paste -sd'|' -)
 first="^(${first:-TestNone})\b"
-# The test that answers every modeled AWS error runs in a stage of its own,
-# in the lane of the shorter API stages, rather than lengthen either half.
-modeled='^TestEveryModeledErrorAnswered$'
+# Some tests of the main package run in a stage of their own, in the lane of
+# the shorter API stages, rather than lengthen either half: every modeled AWS
+# error answered, the import of 250 resources, and a kind activated later
+# (each with resources or a control plane of its own).
+third='^(TestEveryModeledErrorAnswered|TestImportPrintsWhatNoObjectManages|TestImportedManifestsBecomeReadyWithoutWrites|TestAKindActivatedLaterStartsWithoutARestart)$'
 
 # The stages, in their lanes.
 integration1_lane() {
   stage controlplane -- controlplane
   stage integration.build -- test.integration.build
-  stage integration.1 controlplane integration.build -- test.integration INTEGRATION_PACKAGES=./test/integration/ "INTEGRATION_RUN=$first" "INTEGRATION_SKIP=$modeled"
+  stage integration.1 controlplane integration.build -- test.integration INTEGRATION_PACKAGES=./test/integration/ "INTEGRATION_RUN=$first" "INTEGRATION_SKIP=$third"
 }
 integration2_lane() {
-  stage integration.2 controlplane integration.build -- test.integration INTEGRATION_PACKAGES=./test/integration/ "INTEGRATION_SKIP=$first|$modeled"
+  stage integration.2 controlplane integration.build -- test.integration INTEGRATION_PACKAGES=./test/integration/ "INTEGRATION_SKIP=$first|$third"
 }
 api_lane() {
   await controlplane
   stage e2e controlplane -- test.e2e
   stage chaos controlplane -- test.integration "INTEGRATION_PACKAGES=./test/integration/chaos/ ./test/integration/scale/"
   stage package controlplane xpkg -- test.package.run
-  stage modeled controlplane integration.build -- test.integration INTEGRATION_PACKAGES=./test/integration/ "INTEGRATION_RUN=$modeled"
+  stage integration.3 controlplane integration.build -- test.integration INTEGRATION_PACKAGES=./test/integration/ "INTEGRATION_RUN=$third"
 }
 xpkg_lane() {
   stage xpkg -- xpkg
@@ -154,7 +157,7 @@ fi
 # The table.
 failed=0 passed=0
 printf '\n%-18s %8s  %s\n' stage seconds result
-for name in controlplane xpkg lint unit integration.build integration.1 integration.2 e2e chaos package modeled container; do
+for name in controlplane xpkg lint unit integration.build integration.1 integration.2 e2e chaos package integration.3 container; do
   read -r status secs rest <"$logs/$name.status" 2>/dev/null || { status=missing; secs=-; rest=; }
   printf '%-18s %8s  %s\n' "$name" "$secs" "$status${rest:+ $rest}"
   if [ "$status" = ok ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
