@@ -292,8 +292,15 @@ func (c *Client[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObserv
 // connection details).
 func (c *Client[MR]) observeOnly(ctx context.Context, mg, before MR) (managed.ExternalObservation, error) {
 	o, err := c.TypedExternalClient.Observe(ctx, mg)
-	if err != nil || !o.ResourceExists || c.kind.Identity(mg) == "" {
+	if err != nil {
+		// What an Observe that failed half-way wrote is not shown: it may
+		// be of a resource another object holds, which is decided below
+		// only for an Observe that succeeded.
+		restore(mg, before)
 		return o, err
+	}
+	if !o.ResourceExists || c.kind.Identity(mg) == "" {
+		return o, nil
 	}
 	// The cache's view of the claim: an observe-only poll reads no claim
 	// from the API server.

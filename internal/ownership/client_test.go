@@ -1062,3 +1062,32 @@ func TestClientNotShownIsNotCreatedAgain(t *testing.T) {
 func streamCreateAnswer(message string) error {
 	return &smithy.OperationError{ServiceID: "Firehose", OperationName: "CreateDeliveryStream", Err: &smithy.GenericAPIError{Code: "ResourceInUseException", Message: message}}
 }
+
+// halfObserved is a resource whose Observe fails after it has written what it
+// read into the object, as a kind's Observe may (a Secret it cannot read, a
+// tag list refused).
+type halfObserved struct{ *awsStream }
+
+func (h halfObserved) Observe(_ context.Context, mg *v1alpha1.DeliveryStream) (managed.ExternalObservation, error) {
+	mg.Status.AtProvider.ForProvider = &v1alpha1.DeliveryStreamParameters{DeliveryStreamName: "what-another-holds"}
+	mg.SetConditions(xpv2.Available())
+	return managed.ExternalObservation{}, errors.New("cannot read the Secret")
+}
+
+// TestClientObserveOnlyFailedShowsNothing: an observe-only object whose
+// Observe failed half-way shows nothing of what it read, which may be a
+// resource another object holds (that is decided only for an Observe that
+// succeeded).
+func TestClientObserveOnlyFailedShowsNothing(t *testing.T) {
+	_, k := cluster(t)
+	c := Wrap(ExternalClient[*v1alpha1.DeliveryStream](halfObserved{&awsStream{}}), k, askerAt)
+	mg := named("team-b", "orders", func(mg *v1alpha1.DeliveryStream) {
+		mg.SetManagementPolicies(xpv2.ManagementPolicies{xpv2.ManagementActionObserve})
+	})
+	if _, err := c.Observe(context.Background(), mg); err == nil {
+		t.Fatal("Observe: want its error")
+	}
+	if mg.Status.AtProvider.ForProvider != nil || mg.GetCondition(xpv2.TypeReady).Status == "True" {
+		t.Errorf("a failed observe-only Observe shows what it read: %+v, Ready %s", mg.Status.AtProvider.ForProvider, mg.GetCondition(xpv2.TypeReady).Status)
+	}
+}

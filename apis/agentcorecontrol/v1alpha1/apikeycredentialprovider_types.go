@@ -108,7 +108,7 @@ type APIKeyCredentialProviderInitParameters struct {
 
 // An APIKeyCredentialProviderSpec defines the desired state of an
 // APIKeyCredentialProvider.
-// +kubebuilder:validation:XValidation:rule="has(self.managementPolicies) && !('*' in self.managementPolicies || 'Create' in self.managementPolicies || 'Update' in self.managementPolicies) || has(self.forProvider.apiKey)",message="spec.forProvider.apiKey is required unless managementPolicies only observe (an import: see the README)",fieldPath=".forProvider.apiKey"
+// +kubebuilder:validation:XValidation:rule="has(self.managementPolicies) && self.managementPolicies.all(p, p == 'Observe') || has(self.forProvider.apiKey)",message="spec.forProvider.apiKey is required unless managementPolicies only observe (an import: see the README)",fieldPath=".forProvider.apiKey"
 // +kubebuilder:validation:XValidation:rule="!has(self.initProvider) || !has(self.initProvider.tags) || !has(self.forProvider.tags) || size(self.forProvider.tags) + size(self.initProvider.tags.filter(k, !(k in self.forProvider.tags))) <= 44",message="forProvider.tags and initProvider.tags together have more than 44 keys: AWS allows 50 tags per resource and the provider adds its 6 owner tags",fieldPath=".initProvider.tags"
 type APIKeyCredentialProviderSpec struct {
 	xpv2.ManagedResourceSpec `json:",inline"`

@@ -458,7 +458,7 @@ type EndpointConfigInitParameters struct {
 
 // An EndpointConfigSpec defines the desired state of an EndpointConfig.
 // +kubebuilder:validation:XValidation:rule="!has(self.initProvider) || !has(self.initProvider.tags) || !has(self.forProvider.tags) || size(self.forProvider.tags) + size(self.initProvider.tags.filter(t, has(t.key) && !self.forProvider.tags.exists(u, has(u.key) && u.key == t.key))) <= 44",message="forProvider.tags and initProvider.tags together have more than 44 keys: AWS allows 50 tags per resource and the provider adds its 6 owner tags",fieldPath=".initProvider.tags"
-// +kubebuilder:validation:XValidation:rule="has(self.managementPolicies) && !('*' in self.managementPolicies || 'Create' in self.managementPolicies || 'Update' in self.managementPolicies) || has(self.forProvider.productionVariants)",message="spec.forProvider.productionVariants is required unless managementPolicies only observe (an import: see the README)",fieldPath=".forProvider.productionVariants"
+// +kubebuilder:validation:XValidation:rule="has(self.managementPolicies) && self.managementPolicies.all(p, p == 'Observe') || has(self.forProvider.productionVariants)",message="spec.forProvider.productionVariants is required unless managementPolicies only observe (an import: see the README)",fieldPath=".forProvider.productionVariants"
 type EndpointConfigSpec struct {
 	xpv2.ManagedResourceSpec `json:",inline"`
 

@@ -57,7 +57,7 @@ const (
 	errLookup      = "cannot look up the subscription among the topic's subscriptions"
 	// errMismatch tells nothing of what the subscription subscribes: it may
 	// be another namespace's, and its reader may not own it.
-	errNoIdentity = "the object names no subscription: set the annotation crossplane.io/external-name to its ARN, or spec.forProvider.topicARN, protocol and endpoint"
+	errNoIdentity = "the object does not say which subscription it is: set spec.forProvider.topicARN, protocol and endpoint (an object whose managementPolicies only observe may instead name it by its ARN alone, in the annotation crossplane.io/external-name)"
 	errMismatch   = "the subscription named by the external name (annotation crossplane.io/external-name) is not what the spec says (spec.forProvider.topicARN, protocol and endpoint); it is not adopted and nothing of it is shown: set the annotation to the ARN of the subscription the spec describes, or remove it to subscribe"
 	// errNotShownYet names no ARN: the subscription SNS lists may be
 	// another's, and its reader may not own it.
@@ -117,7 +117,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
 // topicPlace is where a subscription lives: its topic's account and
 // region, whichever account subscribes.
 func topicPlace(mg *v1alpha1.Subscription) (account, region string) {
-	a, err := awsarn.Parse(aws.ToString(mg.Spec.ForProvider.TopicARN))
+	a, err := awsarn.Parse(aws.ToString(identifying(mg).TopicARN))
 	if err != nil {
 		return "", ""
 	}
@@ -125,21 +125,27 @@ func topicPlace(mg *v1alpha1.Subscription) (account, region string) {
 }
 
 // Identity is what SNS keeps unique among subscriptions: the topic, the
-// protocol and the endpoint; empty until the topic is known. An object that
-// names its subscription by ARN alone (an import, which only observes and
-// claims nothing) has the identity of what its Observe showed, so that the
-// ownership rules that keep another object's resource from it apply.
+// protocol and the endpoint; empty until the topic is known.
 func Identity(mg *v1alpha1.Subscription) string {
-	p := &mg.Spec.ForProvider
-	if !identified(p) {
-		if shown := mg.Status.AtProvider.ForProvider; shown != nil && !ownership.MayWrite(mg, true) {
-			p = shown
-		}
-	}
+	p := identifying(mg)
 	if p.TopicARN == nil || p.Endpoint == nil {
 		return ""
 	}
 	return snsclient.Protocol(p.Protocol) + ":" + *p.Endpoint + " on " + *p.TopicARN
+}
+
+// identifying is what says which subscription mg is: its spec, or for an
+// object that names its subscription by ARN alone (an import, which only
+// observes and claims nothing) what its Observe showed of it, so that the
+// ownership rules that keep another object's resource from it apply, in
+// the topic's account. An object that writes is identified by its spec
+// alone, never by a status a tenant can write.
+func identifying(mg *v1alpha1.Subscription) *v1alpha1.SubscriptionParameters {
+	p := &mg.Spec.ForProvider
+	if shown := mg.Status.AtProvider.ForProvider; !identified(p) && shown != nil && !ownership.MayWrite(mg, true) {
+		return shown
+	}
+	return p
 }
 
 type external struct {
@@ -246,6 +252,12 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (mana
 // topic, protocol and endpoint find (recovered). Without an ARN, none is
 // what the Observe answers.
 func (e *external) find(ctx context.Context, mg *v1alpha1.Subscription) (arn string, recovered bool, none managed.ExternalObservation, err error) {
+	if !identified(&mg.Spec.ForProvider) && ownership.MayWrite(mg, true) {
+		// Only an object that only observes may name its subscription by
+		// ARN alone: one that writes (deletes, say) must say which it is,
+		// for its claim.
+		return "", false, none, errors.New(errNoIdentity)
+	}
 	if arn := meta.GetExternalName(mg); arn != "" {
 		return arn, false, none, nil
 	}
@@ -255,7 +267,6 @@ func (e *external) find(ctx context.Context, mg *v1alpha1.Subscription) (arn str
 		return e.subscribedARN, true, none, nil
 	}
 	if !identified(&mg.Spec.ForProvider) {
-		// An object that only observes need not say more than the ARN.
 		return "", false, none, errors.New(errNoIdentity)
 	}
 	found, waiting, err := e.lookup(ctx, &mg.Spec.ForProvider)

@@ -214,6 +214,13 @@ func TestObserve(t *testing.T) {
 			mg.SetManagementPolicies(xpv2.ManagementPolicies{xpv2.ManagementActionObserve})
 			return mg
 		}, attrs: attrs("false"), want: want{exists: true, upToDate: true, reason: xpv2.ReasonAvailable, externalName: arn}},
+		"AWriterNamedByItsARNAlone": {mg: func() *v1alpha1.Subscription {
+			mg := &v1alpha1.Subscription{}
+			meta.SetExternalName(mg, arn)
+			meta.AddAnnotations(mg, map[string]string{ownership.AnnotationAdoptionPolicy: ownership.AdoptionPolicyAdopt})
+			mg.SetManagementPolicies(xpv2.ManagementPolicies{xpv2.ManagementActionObserve, xpv2.ManagementActionDelete})
+			return mg
+		}, attrs: attrs("false"), want: want{err: errNoIdentity}},
 		"NamingNothing": {mg: func() *v1alpha1.Subscription {
 			mg := &v1alpha1.Subscription{}
 			mg.SetManagementPolicies(xpv2.ManagementPolicies{xpv2.ManagementActionObserve})
