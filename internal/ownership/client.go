@@ -149,11 +149,22 @@ type Observed struct {
 	ARN string
 	// Tags reads and writes its tags; nil for a kind AWS cannot tag.
 	Tags *tags.Service
+	// Listed are all its tags, when the Observe listed them already (nil
+	// otherwise): they are not listed again for ownership.
+	Listed map[string]string
 	// LetGo is true when the Observe found the resource, and answered
 	// that it does not exist for the object's deletion to leave it: AWS
 	// keeps it (a subscription pending confirmation), or it was never
 	// the object's (a stream of another destination).
 	LetGo bool
+}
+
+// tagsOn returns the resource's tags: those the Observe listed, else a list.
+func (o Observed) tagsOn(ctx context.Context) (map[string]string, error) {
+	if o.Listed != nil {
+		return o.Listed, nil
+	}
+	return o.Tags.List(ctx)
 }
 
 // LastObserved returns what the last Observe found.
@@ -316,7 +327,7 @@ func (c *Client[MR]) observeOnly(ctx context.Context, mg, before MR) (managed.Ex
 		}
 	}
 	if f := c.lastObserved(); f.Tags != nil {
-		observed, err := f.Tags.List(ctx)
+		observed, err := f.tagsOn(ctx)
 		if err != nil {
 			restore(mg, before)
 			return managed.ExternalObservation{}, err
@@ -1012,7 +1023,7 @@ func (c *Client[MR]) evidence(ctx context.Context, mg MR) (MakerEvidence, error)
 		}
 		return ev, nil
 	}
-	observed, err := f.Tags.List(ctx)
+	observed, err := f.tagsOn(ctx)
 	if err != nil {
 		return MakerEvidence{}, err
 	}

@@ -68,6 +68,9 @@ type importCase struct {
 	// tags adoption puts on a kind AWS can tag, and a secret AWS never
 	// returns, sent once.
 	writes []string
+	// read and tagRead are the kind's read and tag list, for one that AWS
+	// can tag: an import lists the tags to show them, once per poll.
+	read, tagRead string
 }
 
 func importCases() map[string]importCase {
@@ -106,6 +109,7 @@ func importCases() map[string]importCase {
 				s.Spec.ForProvider = *s.Status.AtProvider.ForProvider
 			},
 			writes: []string{"firehose:TagDeliveryStream"},
+			read:   "firehose:DescribeDeliveryStream", tagRead: "firehose:ListTagsForDeliveryStream",
 		},
 		"EndpointConfig": {
 			made: func(t *testing.T, s *stack, ns string) string {
@@ -131,6 +135,7 @@ func importCases() map[string]importCase {
 				c.Spec.ForProvider = *c.Status.AtProvider.ForProvider
 			},
 			writes: []string{"sagemaker:AddTags"},
+			read:   "sagemaker:DescribeEndpointConfig", tagRead: "sagemaker:ListTags",
 		},
 		"Endpoint": {
 			made: func(t *testing.T, s *stack, ns string) string {
@@ -234,7 +239,9 @@ func importCases() map[string]importCase {
 			},
 			// AgentCore never returns the key: the first reconcile that
 			// manages it sends the key of the spec's Secret once.
-			writes: []string{"bedrock-agentcore:TagResource", "bedrock-agentcore:UpdateApiKeyCredentialProvider"},
+			writes:  []string{"bedrock-agentcore:TagResource", "bedrock-agentcore:UpdateApiKeyCredentialProvider"},
+			read:    "bedrock-agentcore:GetApiKeyCredentialProvider",
+			tagRead: "bedrock-agentcore:ListTagsForResource",
 		},
 	}
 }
@@ -272,6 +279,15 @@ func TestImportByIdentifierAlone(t *testing.T) {
 				}
 				if calls := writesOf(s.aws.CallsMatching(awsName)); len(calls) > 0 {
 					t.Errorf("an observe-only object wrote to AWS: %v", calls)
+				}
+				if c.tagRead != "" {
+					// A few polls: the tags the kind listed are those
+					// ownership looks at, not listed again.
+					time.Sleep(3 * testPoll)
+					calls := s.aws.CallsMatching(awsName)
+					if calls[c.tagRead] > calls[c.read] {
+						t.Errorf("observe-only polls: %d %s, %d %s: want one tag list per read at most", calls[c.tagRead], c.tagRead, calls[c.read], c.read)
+					}
 				}
 
 				before := s.aws.CallsMatching(awsName)

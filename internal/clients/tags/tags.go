@@ -297,6 +297,9 @@ func Observe(ctx context.Context, obj Object, w Want, s Service) (Plan, error) {
 	return Plan{observed: observed, set: set, remove: remove, tooMany: w.tooMany(observed, set, remove)}, nil
 }
 
+// Listed are the tags listed, all of them; nil when none were.
+func (p Plan) Listed() map[string]string { return p.observed }
+
 // Shown are the tags listed that a spec can hold: all but the provider's
 // owner tags. Nil when none were listed.
 func (p Plan) Shown() map[string]string {

@@ -149,6 +149,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.APIKeyCredentialPro
 	// (tags.AsCreated). A resource being deleted lists none.
 	var tagsErr error
 	e.tagPlan, tagsErr = tags.Observe(ctx, mg, wantTags(mg, e.session), *e.Tags)
+	e.Listed = e.tagPlan.Listed()
 	previous := mg.Status.AtProvider.ACKResourceMetadata
 	mg.Status.AtProvider = ac.Observation(out.ApiKeySecretArn)
 	mg.SetConditions(xpv2.Available())

@@ -121,6 +121,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.EndpointConfig) (ma
 	if e.tagPlan, err = tags.Observe(ctx, mg, wantTags(mg, e.session), *e.Tags); err != nil {
 		return managed.ExternalObservation{}, err
 	}
+	e.Listed = e.tagPlan.Listed()
 	if !e.tagPlan.UpToDate() {
 		diffs = append(diffs, tags.Path)
 	}

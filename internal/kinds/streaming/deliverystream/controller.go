@@ -241,6 +241,7 @@ func (e *external) diff(ctx context.Context, mg *v1alpha1.DeliveryStream, d *typ
 	if err != nil {
 		return nil, err
 	}
+	e.Listed = e.tagPlan.Listed()
 	if !e.tagPlan.UpToDate() {
 		diffs = append(diffs, tags.Path)
 	}
