@@ -18,6 +18,7 @@ package importer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -146,7 +147,13 @@ func listDeliveryStreams(ctx context.Context, cfg aws.Config, workers int) ([]Fo
 		if !aws.ToBool(out.HasMoreDeliveryStreams) || len(out.DeliveryStreamNames) == 0 {
 			break
 		}
-		in.ExclusiveStartDeliveryStreamName = aws.String(names[len(names)-1])
+		// Names come in ascending order, after the start: an answer that
+		// does not move past it would be asked for again for ever.
+		last := names[len(names)-1]
+		if last <= aws.ToString(in.ExclusiveStartDeliveryStreamName) {
+			return nil, errors.New("firehose:ListDeliveryStreams answered a page that does not move past its start")
+		}
+		in.ExclusiveStartDeliveryStreamName = aws.String(last)
 	}
 	found := make([]Found, len(names))
 	http := make([]bool, len(names))
@@ -188,6 +195,7 @@ func listEndpoints(ctx context.Context, cfg aws.Config, _ int) ([]Found, error) 
 	c := eventbridge.NewFromConfig(cfg)
 	var found []Found
 	in := &eventbridge.ListEndpointsInput{MaxResults: aws.Int32(100)}
+	seen := map[string]bool{}
 	for {
 		out, err := c.ListEndpoints(ctx, in)
 		if err != nil {
@@ -199,6 +207,11 @@ func listEndpoints(ctx context.Context, cfg aws.Config, _ int) ([]Found, error) 
 		if out.NextToken == nil {
 			return found, nil
 		}
+		if seen[*out.NextToken] {
+			// A token answered twice would be asked for again for ever.
+			return nil, errors.New("events:ListEndpoints answered a page token it had answered before")
+		}
+		seen[*out.NextToken] = true
 		in.NextToken = out.NextToken
 	}
 }
