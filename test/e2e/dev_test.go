@@ -130,7 +130,7 @@ func TestMakeDev(t *testing.T) {
 // connectionDetails checks the connection Secrets of the example
 // composites in team-a: the stream's ARN and the global endpoint's URL are
 // those the EventDelivery's status shows, and the AgentCredential's Secret
-// names its credential provider.
+// names its credential provider; and those of the examples of every kind.
 func connectionDetails(t *testing.T, c client.Client) {
 	t.Helper()
 	ctx := context.Background()
@@ -173,6 +173,16 @@ func connectionDetails(t *testing.T, c client.Client) {
 	sec := &corev1.Secret{}
 	if err := c.Get(ctx, client.ObjectKey{Namespace: "team-a", Name: "search-agent-credential"}, sec); err != nil || len(sec.Data["credentialProviderARN"]) == 0 {
 		t.Errorf("the AgentCredential's connection Secret: %v %v", keys(sec.Data), err)
+	}
+	// And the example of every kind, in default, its own.
+	for name, key := range map[string]string{
+		"clickstream-connection": "deliveryStreamARN", "orders-to-queue-connection": "subscriptionARN",
+		"orders-global-connection": "endpointURL", "churn-model-connection": "endpointConfigARN", "search-api-connection": "credentialProviderARN",
+	} {
+		sec := &corev1.Secret{}
+		if err := c.Get(ctx, client.ObjectKey{Namespace: "default", Name: name}, sec); err != nil || len(sec.Data[key]) == 0 {
+			t.Errorf("the example's connection Secret default/%s has no %s: %v %v", name, key, keys(sec.Data), err)
+		}
 	}
 }
 
