@@ -1,6 +1,9 @@
 // Command apidocs writes the API reference of every kind, one Markdown file
 // per CRD, from the generated CRDs: the field tables carry the types'
 // documentation and validations, so the reference never drifts from the API.
+// A managed kind's page also lists the keys of its connection Secret, from
+// the keys its service's package declares (setup.Registration.ConnectionKeys),
+// which are those its controller publishes.
 package main
 
 import (
@@ -13,7 +16,11 @@ import (
 	"strings"
 
 	extv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
+
+	"github.com/cloudkinds/provider-aws-services/internal/clients/connection"
+	"github.com/cloudkinds/provider-aws-services/internal/controller"
 )
 
 func main() {
@@ -31,6 +38,10 @@ func main() {
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		log.Fatal(err)
 	}
+	keys := map[schema.GroupKind]connection.Keys{}
+	for _, r := range controller.Registrations() {
+		keys[r.GroupVersionKind.GroupKind()] = r.ConnectionKeys
+	}
 	index := make([]string, 0, len(files))
 	for _, f := range files {
 		b, err := os.ReadFile(f)
@@ -42,7 +53,7 @@ func main() {
 			log.Fatalf("%s: %v", f, err)
 		}
 		name := strings.ToLower(crd.Spec.Names.Kind) + ".md"
-		if err := os.WriteFile(filepath.Join(*out, name), []byte(page(crd)), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(*out, name), []byte(page(crd, keys[schema.GroupKind{Group: crd.Spec.Group, Kind: crd.Spec.Names.Kind}])), 0o644); err != nil {
 			log.Fatal(err)
 		}
 		index = append(index, fmt.Sprintf("| [%s](%s) | `%s/%s` | %s |", crd.Spec.Names.Kind, name, crd.Spec.Group, crd.Spec.Versions[0].Name, crd.Spec.Scope))
@@ -54,7 +65,9 @@ func main() {
 	}
 }
 
-func page(crd *extv1.CustomResourceDefinition) string {
+// page is a CRD's reference: its spec and status fields, and the keys of its
+// connection Secret when it has any.
+func page(crd *extv1.CustomResourceDefinition, keys connection.Keys) string {
 	v := crd.Spec.Versions[0]
 	root := v.Schema.OpenAPIV3Schema
 	var b strings.Builder
@@ -66,6 +79,13 @@ func page(crd *extv1.CustomResourceDefinition) string {
 		}
 		fmt.Fprintf(&b, "## %s\n\n| Field | Type | Required | Description |\n|---|---|---|---|\n", section)
 		walk(&b, section, s, true)
+		b.WriteString("\n")
+	}
+	if len(keys) > 0 {
+		b.WriteString("## Connection details\n\nThe keys of the Secret `spec.writeConnectionSecretToRef` names, written in the object's namespace once AWS answers them. It never holds a secret the object was given.\n\n| Key | Holds |\n|---|---|\n")
+		for _, k := range keys {
+			fmt.Fprintf(&b, "| `%s` | %s |\n", k.Name, oneLine(k.Holds))
+		}
 		b.WriteString("\n")
 	}
 	return b.String()

@@ -58,6 +58,16 @@ var kinds = []kind{
 	{endpointconfig.Kind, endpointconfig.Setup},
 }
 
+// Registrations are the registrations of the provider's managed resource
+// kinds, for the tools that describe them (hack/apidocs).
+func Registrations() []setup.Registration {
+	out := make([]setup.Registration, 0, len(kinds))
+	for _, k := range kinds {
+		out = append(out, k.Registration)
+	}
+	return out
+}
+
 // DefaultWorkers are the workers of each kind's controller when
 // --max-reconcile-rate sets no more: ten reconciles of a kind at once, each
 // making its calls and writes, more than AWS's budgets let through.

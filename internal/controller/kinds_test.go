@@ -46,7 +46,8 @@ const repoRoot = "../.."
 // (kinds) is registered in every other place a kind must be
 // (docs/development.md, "Adding a kind"), and every managed kind of those
 // places is in the list: the API scheme, its CRD, its page of docs/api and
-// its section of docs/api-mapping.md, an example, the quotas of its create
+// its section of docs/api-mapping.md, its connection details in the
+// README and docs/api-mapping.md, an example, the quotas of its create
 // operation, the emulator, which must understand that operation, and the
 // workloads of the chaos and scale tests.
 func TestEveryKindIsRegisteredEverywhere(t *testing.T) {
@@ -56,6 +57,7 @@ func TestEveryKindIsRegisteredEverywhere(t *testing.T) {
 	}
 	examples := manifestKinds(t, filepath.Join(repoRoot, "examples"))
 	mapping := read(t, filepath.Join(repoRoot, "docs", "api-mapping.md"))
+	readme := read(t, filepath.Join(repoRoot, "README.md"))
 	em := emulator.New(emulator.Options{})
 	srv := httptest.NewServer(em)
 	t.Cleanup(srv.Close)
@@ -76,6 +78,14 @@ func TestEveryKindIsRegisteredEverywhere(t *testing.T) {
 			}
 			if !strings.Contains(mapping, "\n## "+gvk.Kind+" — ") {
 				t.Errorf("docs/api-mapping.md has no section \"## %s — <service>\"", gvk.Kind)
+			}
+			if len(k.ConnectionKeys) == 0 {
+				t.Errorf("declares no connection details (setup.Registration.ConnectionKeys)")
+			}
+			for _, key := range k.ConnectionKeys {
+				if !strings.Contains(readme, "`"+key.Name+"`") || !strings.Contains(mapping, "`"+key.Name+"`") {
+					t.Errorf("connection detail %s is not in the README's table and docs/api-mapping.md's section", key.Name)
+				}
 			}
 			if !examples[gvk.GroupVersion().String()+"/"+gvk.Kind] {
 				t.Errorf("no manifest in examples/ of apiVersion %s, kind %s", gvk.GroupVersion(), gvk.Kind)

@@ -105,6 +105,11 @@ func TestMakeDev(t *testing.T) {
 		}
 	}
 
+	// What the team's applications mount: the connection Secrets the composed
+	// resources write into the composites' namespace, holding what the
+	// composites' status shows.
+	connectionDetails(t, c)
+
 	if out, err := run(root, env, "make", "dev-down"); err != nil {
 		t.Fatalf("make dev-down: %v\n%s", err, out)
 	}
@@ -120,6 +125,73 @@ func TestMakeDev(t *testing.T) {
 	if err := c.List(context.Background(), &corev1.NamespaceList{}); err == nil {
 		t.Error("the API server still answers")
 	}
+}
+
+// connectionDetails checks the connection Secrets of the example
+// composites in team-a: the stream's ARN and the global endpoint's URL are
+// those the EventDelivery's status shows, and the AgentCredential's Secret
+// names its credential provider; and those of the examples of every kind.
+func connectionDetails(t *testing.T, c client.Client) {
+	t.Helper()
+	ctx := context.Background()
+	xr := &unstructured.Unstructured{}
+	xr.SetAPIVersion("platform.example.org/v1alpha1")
+	xr.SetKind("EventDelivery")
+	if err := c.Get(ctx, client.ObjectKey{Namespace: "team-a", Name: "orders"}, xr); err != nil {
+		t.Fatal(err)
+	}
+	streamARN, _, _ := unstructured.NestedString(xr.Object, "status", "streamARN")
+	endpointURL, _, _ := unstructured.NestedString(xr.Object, "status", "endpointURL")
+	if !strings.HasPrefix(streamARN, "arn:aws:firehose:") || !strings.HasPrefix(endpointURL, "https://") {
+		t.Fatalf("the EventDelivery's status: streamARN %q, endpointURL %q", streamARN, endpointURL)
+	}
+	want := map[string]map[string]string{
+		"orders-stream":   {"deliveryStreamARN": streamARN},
+		"orders-endpoint": {"endpointURL": endpointURL},
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for name, keys := range want {
+		for {
+			sec := &corev1.Secret{}
+			err := c.Get(ctx, client.ObjectKey{Namespace: "team-a", Name: name}, sec)
+			if err == nil {
+				for k, v := range keys {
+					if got := string(sec.Data[k]); got != v {
+						err = fmt.Errorf("secret team-a/%s: %s is %q, the composite's status says %q", name, k, got, v)
+					}
+				}
+			}
+			if err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal(err)
+			}
+			time.Sleep(time.Second)
+		}
+	}
+	sec := &corev1.Secret{}
+	if err := c.Get(ctx, client.ObjectKey{Namespace: "team-a", Name: "search-agent-credential"}, sec); err != nil || len(sec.Data["credentialProviderARN"]) == 0 {
+		t.Errorf("the AgentCredential's connection Secret: %v %v", keys(sec.Data), err)
+	}
+	// And the example of every kind, in default, its own.
+	for name, key := range map[string]string{
+		"clickstream-connection": "deliveryStreamARN", "orders-to-queue-connection": "subscriptionARN",
+		"orders-global-connection": "endpointURL", "churn-model-connection": "endpointConfigARN", "search-api-connection": "credentialProviderARN",
+	} {
+		sec := &corev1.Secret{}
+		if err := c.Get(ctx, client.ObjectKey{Namespace: "default", Name: name}, sec); err != nil || len(sec.Data[key]) == 0 {
+			t.Errorf("the example's connection Secret default/%s has no %s: %v %v", name, key, keys(sec.Data), err)
+		}
+	}
+}
+
+func keys(m map[string][]byte) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }
 
 func run(dir string, env []string, name string, args ...string) (string, error) {

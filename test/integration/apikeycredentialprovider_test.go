@@ -37,6 +37,7 @@ import (
 
 	"github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
+	ac "github.com/cloudkinds/provider-aws-services/internal/clients/agentcore"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 )
 
@@ -76,21 +77,16 @@ func TestAPIKeyCredentialProviderLifecycleAndRotation(t *testing.T) {
 		at.ACKResourceMetadata == nil || aws.ToString(at.ACKResourceMetadata.ARN) != arn || aws.ToString(at.ACKResourceMetadata.Partition) != "aws" {
 		t.Errorf("status: %+v %+v", at.APIKeySecretARN, at.ACKResourceMetadata)
 	}
-	conn := &corev1.Secret{}
-	eventually(t, 10*time.Second, "connection details", func() error {
-		if err := cp.Client.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: "search-credentials"}, conn); err != nil {
-			return err
-		}
-		if string(conn.Data["credentialProviderARN"]) != arn || len(conn.Data["secretARN"]) == 0 {
-			return fmt.Errorf("connection details %v", conn.Data)
-		}
-		return nil
-	})
-	for k, v := range conn.Data {
-		if strings.Contains(string(v), firstKey) {
-			t.Errorf("connection detail %s holds the key", k)
-		}
+	// The name and ARNs AgentCore answers, never the key.
+	got, err := bedrockagentcorecontrol.NewFromConfig(outsiderConfig(s)).GetApiKeyCredentialProvider(context.Background(), &bedrockagentcorecontrol.GetApiKeyCredentialProviderInput{Name: aws.String(name)})
+	if err != nil || got.ApiKeySecretArn == nil {
+		t.Fatalf("AgentCore's view: %+v, %v", got, err)
 	}
+	published := map[string]string{
+		"credentialProviderName": aws.ToString(got.Name), "credentialProviderARN": aws.ToString(got.CredentialProviderArn),
+		"apiKeySecretARN": aws.ToString(got.ApiKeySecretArn.SecretArn),
+	}
+	requireConnectionDetails(t, ns, "search-credentials", ac.ConnectionKeys, published, firstKey)
 
 	steady := settle(s, name, 3)
 	if len(writes(steady, "bedrock-agentcore")) != 0 || steady["bedrock-agentcore:GetApiKeyCredentialProvider"] == 0 {
@@ -137,8 +133,10 @@ func TestAPIKeyCredentialProviderLifecycleAndRotation(t *testing.T) {
 		t.Errorf("rotation: want exactly one update, got %d in all and %d after it", updates, after["bedrock-agentcore:UpdateApiKeyCredentialProvider"])
 	}
 
-	// The key never appears in the object, its events or the provider's log.
+	// The key never appears in the object, its events or the provider's log,
+	// nor in the connection Secret, which the rotation left as it was.
 	requireNoLeak(t, ns, mg, firstKey, rotatedKey)
+	requireConnectionDetails(t, ns, "search-credentials", ac.ConnectionKeys, published, firstKey, rotatedKey)
 
 	remove(t, mg)
 	if _, _, ok := s.aws.APIKey("us-east-1", name); ok {

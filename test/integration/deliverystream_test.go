@@ -38,6 +38,7 @@ import (
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	apisv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
+	fh "github.com/cloudkinds/provider-aws-services/internal/clients/firehose"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 )
@@ -120,6 +121,11 @@ func TestDeliveryStreamLifecycle(t *testing.T) {
 	ns := namespace(t)
 	mg := newStream(t, ns, "clicks-"+ns[len(ns)-5:])
 	name := mg.Spec.ForProvider.DeliveryStreamName
+	// A destination URL may carry a credential, which the connection
+	// Secret must not copy.
+	urlPassword := "url-password-" + ns
+	mg.Spec.ForProvider.HTTPEndpointDestinationConfiguration.EndpointConfiguration.URL = aws.String("https://ingest:" + urlPassword + "@collector.example.com/ingest")
+	mg.Spec.WriteConnectionSecretToReference = &xpv2.LocalSecretReference{Name: "clicks-stream"}
 	create(t, mg)
 
 	eventually(t, 30*time.Second, "Ready", func() error { return isReady(t, mg) })
@@ -152,6 +158,17 @@ func TestDeliveryStreamLifecycle(t *testing.T) {
 	if raw := fmt.Sprintf("%+v", mg); strings.Contains(raw, accessKey) {
 		t.Error("the access key appears in the object")
 	}
+	// The name and ARN Firehose answers are the connection details; neither
+	// the access key nor the destination's URL.
+	d, err := firehose.NewFromConfig(outsiderConfig(s)).DescribeDeliveryStream(context.Background(), &firehose.DescribeDeliveryStreamInput{DeliveryStreamName: aws.String(name)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	published := map[string]string{
+		"deliveryStreamName": aws.ToString(d.DeliveryStreamDescription.DeliveryStreamName),
+		"deliveryStreamARN":  aws.ToString(d.DeliveryStreamDescription.DeliveryStreamARN),
+	}
+	requireConnectionDetails(t, ns, "clicks-stream", fh.ConnectionKeys, published, accessKey, urlPassword, "collector.example.com")
 
 	// Steady state: one describe and one tag read per poll, no writes, and
 	// neither a configuration load nor an STS call.
@@ -208,6 +225,9 @@ func TestDeliveryStreamLifecycle(t *testing.T) {
 	if n := settle(s, name, 2)["firehose:UpdateDestination"]; n != 0 {
 		t.Errorf("after the rotation, %d more UpdateDestination calls", n)
 	}
+	// The updates left the connection details as they were, the rotated
+	// key out of them.
+	requireConnectionDetails(t, ns, "clicks-stream", fh.ConnectionKeys, published, accessKey, "rotated-access-key", urlPassword, "collector.example.com")
 
 	// Encryption on, then off.
 	change(t, mg, func(mg *v1alpha1.DeliveryStream) {

@@ -36,6 +36,7 @@ import (
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
+	eb "github.com/cloudkinds/provider-aws-services/internal/clients/eventbridge"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 	"github.com/cloudkinds/provider-aws-services/internal/reference"
 )
@@ -84,15 +85,18 @@ func TestEndpointLifecycle(t *testing.T) {
 	if mg.Spec.ForProvider.ReplicationConfig != nil {
 		t.Errorf("the default replication state was copied into the spec: %+v", mg.Spec.ForProvider.ReplicationConfig)
 	}
-	sec := &corev1.Secret{}
-	eventually(t, 10*time.Second, "connection details", func() error {
-		if err := cp.Client.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: "orders-endpoint"}, sec); err != nil {
-			return err
-		}
-		if !strings.HasPrefix(string(sec.Data["endpointURL"]), "https://") || len(sec.Data["endpointID"]) == 0 {
-			return fmt.Errorf("connection details %v", sec.Data)
-		}
-		return nil
+	// The URL, ID, name and ARN EventBridge answers are in the connection
+	// Secret, and the URL also in the status, for a Composition to patch.
+	d, err := eventbridge.NewFromConfig(outsiderConfig(s)).DescribeEndpoint(context.Background(), &eventbridge.DescribeEndpointInput{Name: aws.String(name)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := aws.ToString(at.EndpointURL); got == "" || got != aws.ToString(d.EndpointUrl) {
+		t.Errorf("status.atProvider.endpointURL is %q, EventBridge's %q", got, aws.ToString(d.EndpointUrl))
+	}
+	requireConnectionDetails(t, ns, "orders-endpoint", eb.ConnectionKeys, map[string]string{
+		"endpointName": aws.ToString(d.Name), "endpointARN": aws.ToString(d.Arn),
+		"endpointID": aws.ToString(d.EndpointId), "endpointURL": aws.ToString(d.EndpointUrl),
 	})
 
 	steady := settle(s, name, 3)

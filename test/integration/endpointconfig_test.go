@@ -70,6 +70,7 @@ func TestEndpointConfigLifecycle(t *testing.T) {
 	name := "churn-" + ns[len(ns)-5:]
 	model(t, s, name)
 	mg := newEndpointConfig(ns, name, name)
+	mg.Spec.WriteConnectionSecretToReference = &xpv2.LocalSecretReference{Name: "churn-config"}
 	create(t, mg)
 
 	eventually(t, 30*time.Second, "Ready", func() error { return isReady(t, mg) })
@@ -82,6 +83,16 @@ func TestEndpointConfigLifecycle(t *testing.T) {
 	if md := mg.Status.AtProvider.ACKResourceMetadata; md == nil || aws.ToString(md.ARN) != arn || md.OwnerAccountID != "000000000000" {
 		t.Errorf("metadata: %+v", md)
 	}
+
+	// Its name and ARN as SageMaker holds them: published from the create's
+	// answer (the kind is Ready at create), then by every Observe.
+	d, err := sagemaker.NewFromConfig(outsiderConfig(s)).DescribeEndpointConfig(context.Background(), &sagemaker.DescribeEndpointConfigInput{EndpointConfigName: aws.String(name)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	requireConnectionDetails(t, ns, "churn-config", sm.ConnectionKeys, map[string]string{
+		"endpointConfigName": aws.ToString(d.EndpointConfigName), "endpointConfigARN": aws.ToString(d.EndpointConfigArn),
+	})
 
 	// A fresh configuration, with SageMaker's defaults filled in, is never
 	// reported as drifted: one describe and one tag read per poll.

@@ -36,6 +36,7 @@ import (
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
+	snsclient "github.com/cloudkinds/provider-aws-services/internal/clients/sns"
 	"github.com/cloudkinds/provider-aws-services/internal/conditions"
 	"github.com/cloudkinds/provider-aws-services/internal/ownership"
 	"github.com/cloudkinds/provider-aws-services/internal/reference"
@@ -158,8 +159,11 @@ func TestSubscriptionPendingConfirmation(t *testing.T) {
 	topicARN := topic(t, s, "alerts-"+ns[len(ns)-5:])
 	mg := newSubscription(ns, "hook", topicARN)
 	mg.Spec.ForProvider.Protocol = "https"
-	mg.Spec.ForProvider.Endpoint = aws.String("https://hooks.example.com/" + ns)
+	// SNS delivers with basic authentication from the endpoint's userinfo.
+	password := "hook-password-" + ns
+	mg.Spec.ForProvider.Endpoint = aws.String("https://hook:" + password + "@hooks.example.com/" + ns)
 	mg.Spec.ForProvider.RawMessageDelivery = nil
+	mg.Spec.WriteConnectionSecretToReference = &xpv2.LocalSecretReference{Name: "hook-subscription"}
 	create(t, mg)
 
 	eventually(t, 20*time.Second, "PendingConfirmation", func() error {
@@ -176,6 +180,18 @@ func TestSubscriptionPendingConfirmation(t *testing.T) {
 	if aws.ToString(mg.Status.AtProvider.PendingConfirmation) != "true" {
 		t.Errorf("pendingConfirmation %v", aws.ToString(mg.Status.AtProvider.PendingConfirmation))
 	}
+	held := func() map[string]string {
+		for _, sub := range s.aws.Inventory().Subscriptions {
+			if sub.ARN == arn {
+				return map[string]string{"subscriptionARN": sub.ARN, "topicARN": sub.TopicARN}
+			}
+		}
+		t.Fatalf("SNS holds no subscription %s", arn)
+		return nil
+	}
+	// The subscription's and its topic's ARNs, as SNS holds them, pending
+	// or confirmed; not the endpoint, nor its password.
+	requireConnectionDetails(t, ns, "hook-subscription", snsclient.ConnectionKeys, held(), password, "hooks.example.com")
 	if !s.aws.ConfirmSubscription(arn) {
 		t.Fatal("cannot confirm")
 	}
@@ -183,6 +199,7 @@ func TestSubscriptionPendingConfirmation(t *testing.T) {
 	if mg.Status.AtProvider.EffectiveDeliveryPolicy == nil {
 		t.Error("no effective delivery policy")
 	}
+	requireConnectionDetails(t, ns, "hook-subscription", snsclient.ConnectionKeys, held(), password, "hooks.example.com")
 	remove(t, mg)
 }
 

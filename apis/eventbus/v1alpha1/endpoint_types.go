@@ -145,6 +145,11 @@ type EndpointObservation struct {
 	// +optional
 	ACKResourceMetadata *common.PartitionedResourceMetadata `json:"ackResourceMetadata,omitempty"`
 
+	// EndpointURL is the URL of the endpoint, to which events sent through
+	// it go; also published in the connection Secret as endpointURL.
+	// +optional
+	EndpointURL *string `json:"endpointURL,omitempty"`
+
 	// State of the endpoint, for example CREATING, ACTIVE or UPDATE_FAILED.
 	// +optional
 	State *string `json:"state,omitempty"`
@@ -224,7 +229,7 @@ type EndpointStatus struct {
 
 // An Endpoint is an Amazon EventBridge global endpoint: it makes an
 // application regional-fault tolerant through failover and event replication
-// across event buses. Its connection details carry the endpoint URL and ID.
+// across event buses. Its connection details carry its name, ARN, ID and URL.
 // +kubebuilder:printcolumn:name="READY",type="string",JSONPath=".status.conditions[?(@.type=='Ready')].status"
 // +kubebuilder:printcolumn:name="SYNCED",type="string",JSONPath=".status.conditions[?(@.type=='Synced')].status"
 // +kubebuilder:printcolumn:name="EXTERNAL-NAME",type="string",JSONPath=".metadata.annotations.crossplane\\.io/external-name"

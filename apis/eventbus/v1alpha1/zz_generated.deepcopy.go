@@ -138,6 +138,11 @@ func (in *EndpointObservation) DeepCopyInto(out *EndpointObservation) {
 		*out = new(commonv1alpha1.PartitionedResourceMetadata)
 		(*in).DeepCopyInto(*out)
 	}
+	if in.EndpointURL != nil {
+		in, out := &in.EndpointURL, &out.EndpointURL
+		*out = new(string)
+		**out = **in
+	}
 	if in.State != nil {
 		in, out := &in.State, &out.State
 		*out = new(string)

@@ -224,6 +224,20 @@ func TestEventDelivery(t *testing.T) {
 			t.Errorf("%s.%s does not match the controller reference", sel[0], sel[1])
 		}
 	}
+	// Each of the provider's composed resources writes its connection
+	// Secret into the composite's namespace, named after the composite.
+	for kind, secret := range map[string]string{"DeliveryStream": "orders-stream", "Subscription": "orders-subscription", "Endpoint": "orders-endpoint"} {
+		if got := get(find(objs, kind)[0], "spec", "writeConnectionSecretToRef", "name"); got != secret {
+			t.Errorf("the %s writes its connection Secret to %v, want %s", kind, got, secret)
+		}
+	}
+	// observed.yaml holds the global endpoint as EventBridge made it: its URL
+	// reaches the composite's status.
+	if xr := find(objs, "EventDelivery"); len(xr) != 1 {
+		t.Errorf("want the composite in the output, got %d", len(xr))
+	} else if got := get(xr[0], "status", "endpointURL"); got != "https://abcde.xyz.endpoint.events.amazonaws.com" {
+		t.Errorf("the composite's status shows the global endpoint's URL as %v", got)
+	}
 	stream := find(objs, "DeliveryStream")[0]
 	if get(stream, "spec", "forProvider", "httpEndpointDestinationConfiguration", "roleSelector", "matchControllerRef") != true {
 		t.Error("the stream's role is not selected by controller reference")

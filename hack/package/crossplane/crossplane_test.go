@@ -784,6 +784,17 @@ func (c *composed) agentCredential() {
 
 	arn := "arn:aws:bedrock-agentcore:us-east-1:000000000000:token-vault/default/apikeycredentialprovider/" + compositions.AWSName("team-a", "search")
 	eventually(t, 30*time.Second, "tags on AWS", func() error { return awsTag(c.emulator, arn, "cost-center", "42") })
+	// The credential provider's connection Secret, in the composite's
+	// namespace: its name and ARNs, never the key.
+	eventually(t, 30*time.Second, "the AgentCredential's connection Secret", func() error {
+		return c.connectionSecret("team-a", "search-agent-credential", map[string]func(string) bool{
+			"credentialProviderName": equals(compositions.AWSName("team-a", "search")),
+			"credentialProviderARN":  equals(arn),
+			"apiKeySecretARN": func(v string) bool {
+				return strings.HasPrefix(v, "arn:aws:secretsmanager:us-east-1:000000000000:secret:")
+			},
+		}, "sk-test-0123456789")
+	})
 	patched := time.Now()
 	c.k("", "-n", "team-a", "patch", obj, "--type=merge", "-p", `{"spec":{"costCenter":"43"}}`)
 	c.within(patched, changeWithin, 3*time.Minute, "AgentCredential: kubectl patch to the changed cost center on AWS", func() error {
@@ -842,11 +853,47 @@ func (c *composed) eventDelivery() {
 		t.Fatalf("AWS holds %v", inv)
 	}
 	var sub struct {
-		ARN string `json:"arn"`
+		ARN      string `json:"arn"`
+		TopicARN string `json:"topicArn"`
 	}
 	if err := json.Unmarshal(inv["subscriptions"][0], &sub); err != nil {
 		t.Fatal(err)
 	}
+	// The connection Secrets the stream, the subscription and the global
+	// endpoint write into the composite's namespace, for the team's
+	// applications: AWS's names, ARNs and URL, the same the composite's
+	// status shows, and neither the access key nor the delivery URL.
+	var streamName, endpointName string
+	if json.Unmarshal(inv["deliveryStreams"][0], &streamName) != nil || json.Unmarshal(inv["endpoints"][0], &endpointName) != nil {
+		t.Fatalf("AWS holds %s", inv)
+	}
+	endpoint, err := describeEndpoint(c.emulator, endpointName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xr := map[string]string{}
+	for _, f := range []string{"streamARN", "endpointURL"} {
+		xr[f] = c.k("", "-n", "team-a", "get", obj, "-o", "jsonpath={.status."+f+"}")
+	}
+	if xr["streamARN"] != "arn:aws:firehose:us-east-1:000000000000:deliverystream/"+streamName || xr["endpointURL"] != endpoint.EndpointURL {
+		t.Errorf("the composite's status: %v; AWS holds stream %s and endpoint URL %s", xr, streamName, endpoint.EndpointURL)
+	}
+	secrets := []string{"collector-key-0123", "collector.team-a.example.com"}
+	eventually(t, 30*time.Second, "the EventDelivery's connection Secrets", func() error {
+		for name, want := range map[string]map[string]func(string) bool{
+			"orders-stream":       {"deliveryStreamName": equals(streamName), "deliveryStreamARN": equals(xr["streamARN"])},
+			"orders-subscription": {"subscriptionARN": equals(sub.ARN), "topicARN": equals(sub.TopicARN)},
+			"orders-endpoint": {
+				"endpointName": equals(endpointName), "endpointARN": equals(endpoint.ARN),
+				"endpointID": equals(endpoint.EndpointID), "endpointURL": equals(xr["endpointURL"]),
+			},
+		} {
+			if err := c.connectionSecret("team-a", name, want, secrets...); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	time.Sleep(changeAfterReady)
 	patched := time.Now()
 	c.k("", "-n", "team-a", "patch", obj, "--type=merge", "-p", `{"spec":{"filterPolicy":"{\"type\": [\"order_cancelled\"]}"}}`)
@@ -883,6 +930,84 @@ func (c *composed) eventDelivery() {
 		}
 		return nil
 	})
+}
+
+// connectionSecret checks the connection Secret ns/name: it holds exactly
+// the keys of want, each value as want's check of it says, and no value holds
+// any of secrets.
+func (c *composed) connectionSecret(ns, name string, want map[string]func(string) bool, secrets ...string) error {
+	out, err := Kubectl(c.tl.Kubectl, c.kubeconfig, "", "-n", ns, "get", "secret", name, "-o", "json")
+	if err != nil {
+		return err
+	}
+	var sec struct {
+		Data map[string][]byte `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(out), &sec); err != nil {
+		return err
+	}
+	if len(sec.Data) != len(want) {
+		return fmt.Errorf("secret %s/%s holds %d keys, want %d: %s", ns, name, len(sec.Data), len(want), keysOf(sec.Data))
+	}
+	for k, ok := range want {
+		v, found := sec.Data[k]
+		if !found || !ok(string(v)) {
+			return fmt.Errorf("secret %s/%s: %s is %q", ns, name, k, v)
+		}
+	}
+	for k, v := range sec.Data {
+		for _, s := range secrets {
+			if strings.Contains(string(v), s) {
+				c.t.Errorf("secret %s/%s: %s holds a secret the composite was given", ns, name, k)
+			}
+		}
+	}
+	return nil
+}
+
+func equals(want string) func(string) bool { return func(v string) bool { return v == want } }
+
+func keysOf(m map[string][]byte) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	return strings.Join(keys, ", ")
+}
+
+// emulatorEndpoint is a global endpoint as EventBridge describes it.
+type emulatorEndpoint struct {
+	ARN         string `json:"Arn"`
+	EndpointID  string `json:"EndpointId"`
+	EndpointURL string `json:"EndpointUrl"`
+}
+
+// describeEndpoint asks the emulator's EventBridge for a global endpoint,
+// with its JSON protocol; the emulator takes the region from the credential
+// scope and does not check the signature.
+func describeEndpoint(emulator, name string) (emulatorEndpoint, error) {
+	var e emulatorEndpoint
+	body, _ := json.Marshal(map[string]string{"Name": name})
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, emulator+"/", strings.NewReader(string(body)))
+	if err != nil {
+		return e, err
+	}
+	req.Header.Set("Content-Type", "application/x-amz-json-1.1")
+	req.Header.Set("X-Amz-Target", "AWSEvents.DescribeEndpoint")
+	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=AKIDHARNESS/20260101/us-east-1/events/aws4_request, SignedHeaders=host, Signature=0")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return e, err
+	}
+	defer resp.Body.Close() //nolint:errcheck // read only
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return e, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return e, fmt.Errorf("DescribeEndpoint %s: %s", name, b)
+	}
+	return e, json.Unmarshal(b, &e)
 }
 
 // applyExample applies an example's XRD (named xrd), waits until it is

@@ -27,6 +27,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol/types"
 
 	"github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/connection"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
 )
 
@@ -41,11 +42,23 @@ type API interface {
 	ListTagsForResource(ctx context.Context, in *bedrockagentcorecontrol.ListTagsForResourceInput, o ...func(*bedrockagentcorecontrol.Options)) (*bedrockagentcorecontrol.ListTagsForResourceOutput, error)
 }
 
-// Connection detail keys: the ARNs applications need, never the key.
+// The keys of an APIKeyCredentialProvider's connection Secret: what an agent
+// or a gateway target needs to name the credential provider, and the ARN of
+// the Secrets Manager secret AWS keeps the key in (its ARN, which grants
+// nothing by itself). Never the key: it is the user's secret, and AWS never
+// answers it.
 const (
-	ConnectionCredentialProviderARN = "credentialProviderARN"
-	ConnectionSecretARN             = "secretARN"
+	ConnectionName      = "credentialProviderName"
+	ConnectionARN       = "credentialProviderARN"
+	ConnectionSecretARN = "apiKeySecretARN"
 )
+
+// ConnectionKeys declares the keys, for the API reference.
+var ConnectionKeys = connection.Keys{
+	{Name: ConnectionName, Holds: "The credential provider's name."},
+	{Name: ConnectionARN, Holds: "The credential provider's ARN."},
+	{Name: ConnectionSecretARN, Holds: "The ARN of the Secrets Manager secret in which AgentCore keeps the API key (not the key)."},
+}
 
 // CreateInput builds the create request of a spec with the key read from its
 // secret, and tagSet, every tag it is created with (tags.Want.AtCreate: the
@@ -75,16 +88,14 @@ func Observation(secret *types.Secret) v1alpha1.APIKeyCredentialProviderObservat
 	return o
 }
 
-// ConnectionDetails are the credential provider's and its secret's ARNs.
-func ConnectionDetails(out *bedrockagentcorecontrol.GetApiKeyCredentialProviderOutput) map[string][]byte {
-	cd := map[string][]byte{}
-	if a := aws.ToString(out.CredentialProviderArn); a != "" {
-		cd[ConnectionCredentialProviderARN] = []byte(a)
+// ConnectionDetails are the credential provider's name and ARN and its
+// secret's ARN, as a get or a create answers them.
+func ConnectionDetails(name, arn *string, secret *types.Secret) map[string][]byte {
+	values := map[string]string{ConnectionName: aws.ToString(name), ConnectionARN: aws.ToString(arn)}
+	if secret != nil {
+		values[ConnectionSecretARN] = aws.ToString(secret.SecretArn)
 	}
-	if out.ApiKeySecretArn != nil && aws.ToString(out.ApiKeySecretArn.SecretArn) != "" {
-		cd[ConnectionSecretARN] = []byte(aws.ToString(out.ApiKeySecretArn.SecretArn))
-	}
-	return cd
+	return connection.Details(values)
 }
 
 // TagInput sets tags on a credential provider.

@@ -20,12 +20,12 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol/types"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/connection"
 )
 
 func TestInputs(t *testing.T) {
@@ -44,18 +44,47 @@ func TestInputs(t *testing.T) {
 }
 
 func TestObservationAndConnectionDetails(t *testing.T) {
-	out := &bedrockagentcorecontrol.GetApiKeyCredentialProviderOutput{
-		CredentialProviderArn: aws.String("arn:aws:bedrock-agentcore:us-east-1:000000000000:token-vault/default/apikeycredentialprovider/n"),
-		ApiKeySecretArn:       &types.Secret{SecretArn: aws.String("arn:aws:secretsmanager:us-east-1:000000000000:secret:s")},
+	const (
+		arn    = "arn:aws:bedrock-agentcore:us-east-1:000000000000:token-vault/default/apikeycredentialprovider/n"
+		secret = "arn:aws:secretsmanager:us-east-1:000000000000:secret:s"
+	)
+	type want struct {
+		o  *v1alpha1.APIKeySecretARN
+		cd map[string][]byte
 	}
-	if diff := cmp.Diff(&v1alpha1.APIKeySecretARN{SecretARN: aws.String("arn:aws:secretsmanager:us-east-1:000000000000:secret:s")}, Observation(out.ApiKeySecretArn).APIKeySecretARN); diff != "" {
-		t.Errorf("-want, +got:\n%s", diff)
+	cases := map[string]struct {
+		reason string
+		name   *string
+		arn    *string
+		secret *types.Secret
+		want   want
+	}{
+		"Stored": {
+			reason: "A credential provider publishes its name and ARN and its secret's ARN, never the key.",
+			name:   aws.String("n"), arn: aws.String(arn), secret: &types.Secret{SecretArn: aws.String(secret)},
+			want: want{
+				o:  &v1alpha1.APIKeySecretARN{SecretARN: aws.String(secret)},
+				cd: map[string][]byte{"credentialProviderName": []byte("n"), "credentialProviderARN": []byte(arn), "apiKeySecretARN": []byte(secret)},
+			},
+		},
+		"NoSecretAnswered": {
+			reason: "A secret AWS does not answer is neither in the status nor published.",
+			name:   aws.String("n"), arn: aws.String(arn),
+			want: want{cd: map[string][]byte{"credentialProviderName": []byte("n"), "credentialProviderARN": []byte(arn)}},
+		},
 	}
-	want := map[string][]byte{
-		"credentialProviderARN": []byte("arn:aws:bedrock-agentcore:us-east-1:000000000000:token-vault/default/apikeycredentialprovider/n"),
-		"secretARN":             []byte("arn:aws:secretsmanager:us-east-1:000000000000:secret:s"),
-	}
-	if diff := cmp.Diff(want, ConnectionDetails(out)); diff != "" {
-		t.Errorf("-want, +got:\n%s", diff)
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want.o, Observation(tc.secret).APIKeySecretARN); diff != "" {
+				t.Errorf("%s\nObservation(...): -want, +got:\n%s", tc.reason, diff)
+			}
+			cd := ConnectionDetails(tc.name, tc.arn, tc.secret)
+			if diff := cmp.Diff(tc.want.cd, cd); diff != "" {
+				t.Errorf("%s\nConnectionDetails(...): -want, +got:\n%s", tc.reason, diff)
+			}
+			if u := connection.Undeclared(ConnectionKeys, cd); len(u) != 0 {
+				t.Errorf("published keys that ConnectionKeys does not declare: %v", u)
+			}
+		})
 	}
 }

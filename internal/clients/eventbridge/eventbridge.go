@@ -27,6 +27,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
 
 	"github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/connection"
 	"github.com/cloudkinds/provider-aws-services/internal/diff"
 )
 
@@ -38,13 +39,25 @@ type API interface {
 	DeleteEndpoint(ctx context.Context, in *eventbridge.DeleteEndpointInput, o ...func(*eventbridge.Options)) (*eventbridge.DeleteEndpointOutput, error)
 }
 
-// Connection detail keys an Endpoint publishes: what applications need to
-// send events through it.
+// The keys of an Endpoint's connection Secret: what an application needs to
+// send events through it (PutEvents takes the endpoint's ID; its URL is
+// where they go), all of them AWS's answer to DescribeEndpoint. The URL is
+// one EventBridge makes, never one the user wrote, so it carries no
+// credentials.
 const (
-	ConnectionURL = "endpointURL"
-	ConnectionID  = "endpointID"
-	ConnectionARN = "arn"
+	ConnectionName = "endpointName"
+	ConnectionARN  = "endpointARN"
+	ConnectionID   = "endpointID"
+	ConnectionURL  = "endpointURL"
 )
+
+// ConnectionKeys declares the keys, for the API reference.
+var ConnectionKeys = connection.Keys{
+	{Name: ConnectionName, Holds: "The global endpoint's name."},
+	{Name: ConnectionARN, Holds: "The global endpoint's ARN."},
+	{Name: ConnectionID, Holds: "The global endpoint's ID, which PutEvents takes as EndpointId."},
+	{Name: ConnectionURL, Holds: "The global endpoint's URL, to which events sent through it go."},
+}
 
 func buses(p *v1alpha1.EndpointParameters) []types.EndpointEventBus {
 	out := make([]types.EndpointEventBus, 0, len(p.EventBuses))
@@ -96,6 +109,9 @@ func UpdateInput(p *v1alpha1.EndpointParameters) *eventbridge.UpdateEndpointInpu
 // caller adds the resource metadata.
 func Observation(d *eventbridge.DescribeEndpointOutput) v1alpha1.EndpointObservation {
 	o := v1alpha1.EndpointObservation{StateReason: d.StateReason}
+	if aws.ToString(d.EndpointUrl) != "" {
+		o.EndpointURL = d.EndpointUrl
+	}
 	if d.State != "" {
 		o.State = aws.String(string(d.State))
 	}
@@ -132,13 +148,10 @@ func Diff(p *v1alpha1.EndpointParameters, d *eventbridge.DescribeEndpointOutput)
 	return diff.Paths("spec.forProvider", want, ObservedParameters(d))
 }
 
-// ConnectionDetails are the endpoint's URL, ID and ARN.
+// ConnectionDetails are the endpoint's name, ARN, ID and URL.
 func ConnectionDetails(d *eventbridge.DescribeEndpointOutput) map[string][]byte {
-	out := map[string][]byte{}
-	for k, v := range map[string]*string{ConnectionURL: d.EndpointUrl, ConnectionID: d.EndpointId, ConnectionARN: d.Arn} {
-		if v != nil && *v != "" {
-			out[k] = []byte(*v)
-		}
-	}
-	return out
+	return connection.Details(map[string]string{
+		ConnectionName: aws.ToString(d.Name), ConnectionARN: aws.ToString(d.Arn),
+		ConnectionID: aws.ToString(d.EndpointId), ConnectionURL: aws.ToString(d.EndpointUrl),
+	})
 }

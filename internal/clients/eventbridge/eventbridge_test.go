@@ -26,6 +26,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/connection"
 )
 
 func spec() *v1alpha1.EndpointParameters {
@@ -80,18 +81,68 @@ func TestDiff(t *testing.T) {
 	}
 }
 
-func TestDefaultsAndConnectionDetails(t *testing.T) {
+func TestDefaults(t *testing.T) {
 	// The replication state EventBridge defaults is not copied into the
 	// spec, and a spec that leaves it out does not differ.
 	if d := Diff(spec(), described()); len(d) != 0 {
 		t.Errorf("a spec without the default replication state differs: %v", d)
 	}
-	want := map[string][]byte{"endpointURL": []byte("https://abc.xyz.endpoint.events.amazonaws.com"), "endpointID": []byte("abc.xyz"), "arn": []byte("arn:aws:events:us-east-1:000000000000:endpoint/e")}
-	if diff := cmp.Diff(want, ConnectionDetails(described())); diff != "" {
-		t.Errorf("-want, +got:\n%s", diff)
-	}
 	in := CreateInput(spec())
 	if in.ReplicationConfig != nil || aws.ToString(in.RoutingConfig.FailoverConfig.Secondary.Route) != "us-west-2" || len(in.EventBuses) != 2 {
 		t.Errorf("create input: %+v", in)
+	}
+}
+
+func TestObservationAndConnectionDetails(t *testing.T) {
+	type want struct {
+		o  v1alpha1.EndpointObservation
+		cd map[string][]byte
+	}
+	cases := map[string]struct {
+		reason string
+		d      *eventbridge.DescribeEndpointOutput
+		want   want
+	}{
+		"Active": {
+			reason: "An active endpoint shows its URL in its status, and publishes its name, ARN, ID and URL.",
+			d:      described(),
+			want: want{
+				o: v1alpha1.EndpointObservation{State: aws.String("ACTIVE"), EndpointURL: aws.String("https://abc.xyz.endpoint.events.amazonaws.com")},
+				cd: map[string][]byte{
+					"endpointName": []byte("e"),
+					"endpointARN":  []byte("arn:aws:events:us-east-1:000000000000:endpoint/e"),
+					"endpointID":   []byte("abc.xyz"),
+					"endpointURL":  []byte("https://abc.xyz.endpoint.events.amazonaws.com"),
+				},
+			},
+		},
+		"NoURLYet": {
+			reason: "What EventBridge does not answer is neither in the status nor published, not even empty.",
+			d: &eventbridge.DescribeEndpointOutput{
+				Name: aws.String("e"), Arn: aws.String("arn:aws:events:us-east-1:000000000000:endpoint/e"),
+				State: types.EndpointStateCreating, EndpointUrl: aws.String(""),
+			},
+			want: want{
+				o: v1alpha1.EndpointObservation{State: aws.String("CREATING")},
+				cd: map[string][]byte{
+					"endpointName": []byte("e"),
+					"endpointARN":  []byte("arn:aws:events:us-east-1:000000000000:endpoint/e"),
+				},
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want.o, Observation(tc.d)); diff != "" {
+				t.Errorf("%s\nObservation(...): -want, +got:\n%s", tc.reason, diff)
+			}
+			cd := ConnectionDetails(tc.d)
+			if diff := cmp.Diff(tc.want.cd, cd); diff != "" {
+				t.Errorf("%s\nConnectionDetails(...): -want, +got:\n%s", tc.reason, diff)
+			}
+			if u := connection.Undeclared(ConnectionKeys, cd); len(u) != 0 {
+				t.Errorf("published keys that ConnectionKeys does not declare: %v", u)
+			}
+		})
 	}
 }

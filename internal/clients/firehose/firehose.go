@@ -33,6 +33,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/connection"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/convert"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
 	"github.com/cloudkinds/provider-aws-services/internal/diff"
@@ -49,6 +50,33 @@ type API interface {
 	TagDeliveryStream(ctx context.Context, in *firehose.TagDeliveryStreamInput, o ...func(*firehose.Options)) (*firehose.TagDeliveryStreamOutput, error)
 	UntagDeliveryStream(ctx context.Context, in *firehose.UntagDeliveryStreamInput, o ...func(*firehose.Options)) (*firehose.UntagDeliveryStreamOutput, error)
 	ListTagsForDeliveryStream(ctx context.Context, in *firehose.ListTagsForDeliveryStreamInput, o ...func(*firehose.Options)) (*firehose.ListTagsForDeliveryStreamOutput, error)
+}
+
+// The keys of a DeliveryStream's connection Secret: what a producer needs to
+// put records into the stream (PutRecord takes its name; a policy, its ARN),
+// both AWS's answer to DescribeDeliveryStream.
+//
+// The destination is not published. Its access key is the user's secret,
+// which AWS never answers. Its URL is the user's own input, which a producer
+// does not need (it writes to the stream, not to the destination), and which
+// may carry a credential: in its userinfo (https://user:password@host) or in
+// its query, as the URLs some HTTP endpoint vendors hand out do; publishing
+// it would copy that credential into a Secret an application reads, beside
+// the access key the spec keeps out.
+const (
+	ConnectionName = "deliveryStreamName"
+	ConnectionARN  = "deliveryStreamARN"
+)
+
+// ConnectionKeys declares the keys, for the API reference.
+var ConnectionKeys = connection.Keys{
+	{Name: ConnectionName, Holds: "The delivery stream's name, which PutRecord and PutRecordBatch take."},
+	{Name: ConnectionARN, Holds: "The delivery stream's ARN."},
+}
+
+// ConnectionDetails are the stream's name and ARN.
+func ConnectionDetails(d *types.DeliveryStreamDescription) map[string][]byte {
+	return connection.Details(map[string]string{ConnectionName: aws.ToString(d.DeliveryStreamName), ConnectionARN: aws.ToString(d.DeliveryStreamARN)})
 }
 
 // The stream type as the API names it and as AWS does.

@@ -29,6 +29,7 @@ import (
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/connection"
 )
 
 var ignoreSDKInternals = cmpopts.IgnoreUnexported(
@@ -283,6 +284,42 @@ func TestCreateInputEmptyEncryption(t *testing.T) {
 	p.DeliveryStreamEncryptionConfiguration = &v1alpha1.DeliveryStreamEncryptionConfiguration{}
 	if in := CreateInput(p, nil, nil); in.DeliveryStreamEncryptionConfigurationInput != nil {
 		t.Errorf("an empty encryption block asked for encryption: %+v", in.DeliveryStreamEncryptionConfigurationInput)
+	}
+}
+
+func TestConnectionDetails(t *testing.T) {
+	const arn = "arn:aws:firehose:us-east-1:000000000000:deliverystream/s"
+	cases := map[string]struct {
+		reason string
+		d      *types.DeliveryStreamDescription
+		want   map[string][]byte
+	}{
+		"NameAndARN": {
+			reason: "A stream publishes its name and ARN; neither its destination's URL (which may carry a credential) nor its access key (which AWS never answers).",
+			d: &types.DeliveryStreamDescription{
+				DeliveryStreamName: aws.String("s"), DeliveryStreamARN: aws.String(arn), DeliveryStreamStatus: types.DeliveryStreamStatusActive,
+				Destinations: []types.DestinationDescription{{DestinationId: aws.String("destinationId-000000000001"), HttpEndpointDestinationDescription: &types.HttpEndpointDestinationDescription{
+					EndpointConfiguration: &types.HttpEndpointDescription{Name: aws.String("collector"), Url: aws.String("https://user:password@collector.example.com/?token=t")},
+				}}},
+			},
+			want: map[string][]byte{"deliveryStreamName": []byte("s"), "deliveryStreamARN": []byte(arn)},
+		},
+		"NoARN": {
+			reason: "What AWS does not answer is not published, not even empty.",
+			d:      &types.DeliveryStreamDescription{DeliveryStreamName: aws.String("s")},
+			want:   map[string][]byte{"deliveryStreamName": []byte("s")},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := ConnectionDetails(tc.d)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s\nConnectionDetails(...): -want, +got:\n%s", tc.reason, diff)
+			}
+			if u := connection.Undeclared(ConnectionKeys, got); len(u) != 0 {
+				t.Errorf("published keys that ConnectionKeys does not declare: %v", u)
+			}
+		})
 	}
 }
 

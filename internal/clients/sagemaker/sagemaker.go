@@ -32,6 +32,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker/types"
 
 	"github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/connection"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/convert"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
 	"github.com/cloudkinds/provider-aws-services/internal/diff"
@@ -45,6 +46,27 @@ type API interface {
 	AddTags(ctx context.Context, in *sagemaker.AddTagsInput, o ...func(*sagemaker.Options)) (*sagemaker.AddTagsOutput, error)
 	DeleteTags(ctx context.Context, in *sagemaker.DeleteTagsInput, o ...func(*sagemaker.Options)) (*sagemaker.DeleteTagsOutput, error)
 	ListTags(ctx context.Context, in *sagemaker.ListTagsInput, o ...func(*sagemaker.Options)) (*sagemaker.ListTagsOutput, error)
+}
+
+// The keys of an EndpointConfig's connection Secret: what an endpoint made
+// from the configuration needs (CreateEndpoint and UpdateEndpoint take its
+// name), from DescribeEndpointConfig, or from the create, after which no
+// Observe reads it (the kind is Ready at create). The configuration holds no
+// secret of the user's.
+const (
+	ConnectionName = "endpointConfigName"
+	ConnectionARN  = "endpointConfigARN"
+)
+
+// ConnectionKeys declares the keys, for the API reference.
+var ConnectionKeys = connection.Keys{
+	{Name: ConnectionName, Holds: "The endpoint configuration's name, which CreateEndpoint and UpdateEndpoint take."},
+	{Name: ConnectionARN, Holds: "The endpoint configuration's ARN."},
+}
+
+// ConnectionDetails are the endpoint configuration's name and ARN.
+func ConnectionDetails(name, arn *string) map[string][]byte {
+	return connection.Details(map[string]string{ConnectionName: aws.ToString(name), ConnectionARN: aws.ToString(arn)})
 }
 
 // NotFound is how SageMaker words a missing endpoint configuration: a

@@ -28,6 +28,7 @@ import (
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/connection"
 )
 
 func spec() *v1alpha1.EndpointConfigParameters {
@@ -130,6 +131,37 @@ func TestLocalStorageConflict(t *testing.T) {
 			}
 			if err != nil && !strings.Contains(err.Error(), "spec.forProvider.productionVariants[0].instanceType "+tc.instance) {
 				t.Errorf("message does not name the field: %v", err)
+			}
+		})
+	}
+}
+
+func TestConnectionDetails(t *testing.T) {
+	const arn = "arn:aws:sagemaker:us-east-1:000000000000:endpoint-config/churn-model"
+	cases := map[string]struct {
+		reason    string
+		name, arn *string
+		want      map[string][]byte
+	}{
+		"NameAndARN": {
+			reason: "An endpoint configuration publishes its name and ARN.",
+			name:   aws.String("churn-model"), arn: aws.String(arn),
+			want: map[string][]byte{"endpointConfigName": []byte("churn-model"), "endpointConfigARN": []byte(arn)},
+		},
+		"NoARN": {
+			reason: "What SageMaker does not answer is not published, not even empty.",
+			name:   aws.String("churn-model"),
+			want:   map[string][]byte{"endpointConfigName": []byte("churn-model")},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := ConnectionDetails(tc.name, tc.arn)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s\nConnectionDetails(...): -want, +got:\n%s", tc.reason, diff)
+			}
+			if u := connection.Undeclared(ConnectionKeys, got); len(u) != 0 {
+				t.Errorf("published keys that ConnectionKeys does not declare: %v", u)
 			}
 		})
 	}

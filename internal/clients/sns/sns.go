@@ -28,6 +28,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sns/types"
 
 	"github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/connection"
 	"github.com/cloudkinds/provider-aws-services/internal/diff"
 )
 
@@ -63,7 +64,35 @@ const (
 	AttrConfirmationWasAuth     = "ConfirmationWasAuthenticated"
 	AttrEffectiveDeliveryPolicy = "EffectiveDeliveryPolicy"
 	AttrOwner                   = "Owner"
+	AttrSubscriptionArn         = "SubscriptionArn"
+	AttrTopicArn                = "TopicArn"
 )
+
+// The keys of a Subscription's connection Secret: the subscription's ARN
+// (which Unsubscribe and SetSubscriptionAttributes take) and its topic's
+// (which Publish takes), both from GetSubscriptionAttributes.
+//
+// The endpoint is not published: it is the user's own input, which the
+// subscriber holds already, and it may be a credential or carry one: an
+// http(s) endpoint's userinfo is the basic authentication SNS delivers with
+// (https://user:password@host), and an email address or phone number is
+// personal data an application has no need of.
+const (
+	ConnectionARN      = "subscriptionARN"
+	ConnectionTopicARN = "topicARN"
+)
+
+// ConnectionKeys declares the keys, for the API reference.
+var ConnectionKeys = connection.Keys{
+	{Name: ConnectionARN, Holds: "The subscription's ARN."},
+	{Name: ConnectionTopicARN, Holds: "The ARN of the topic subscribed to."},
+}
+
+// ConnectionDetails are the subscription's ARN and its topic's, from its
+// attributes.
+func ConnectionDetails(attrs map[string]string) map[string][]byte {
+	return connection.Details(map[string]string{ConnectionARN: attrs[AttrSubscriptionArn], ConnectionTopicARN: attrs[AttrTopicArn]})
+}
 
 var protocols = map[string]string{"queue": "sqs", "function": "lambda", "stream": "firehose"}
 

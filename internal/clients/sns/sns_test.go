@@ -24,6 +24,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/connection"
 )
 
 func TestProtocol(t *testing.T) {
@@ -150,6 +151,42 @@ func TestDefaultsAndObservation(t *testing.T) {
 	}
 	if !Pending(attrs) {
 		t.Error("not pending")
+	}
+}
+
+func TestConnectionDetails(t *testing.T) {
+	const (
+		arn   = "arn:aws:sns:us-east-1:000000000000:orders:0b4a5f29-7c38-4a5e-9a53-0d2c4bcf1e11"
+		topic = "arn:aws:sns:us-east-1:000000000000:orders"
+	)
+	cases := map[string]struct {
+		reason string
+		attrs  map[string]string
+		want   map[string][]byte
+	}{
+		"Confirmed": {
+			reason: "A subscription publishes its ARN and its topic's; not its endpoint, whose userinfo is a credential SNS delivers with.",
+			attrs: map[string]string{
+				"SubscriptionArn": arn, "TopicArn": topic, "Protocol": "https", "Endpoint": "https://user:password@hooks.example.com/sns",
+				"Owner": "000000000000", "PendingConfirmation": "false",
+			},
+			want: map[string][]byte{"subscriptionARN": []byte(arn), "topicARN": []byte(topic)},
+		},
+		"NoAttributes": {
+			reason: "What SNS does not answer is not published, not even empty.",
+			want:   map[string][]byte{},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := ConnectionDetails(tc.attrs)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s\nConnectionDetails(...): -want, +got:\n%s", tc.reason, diff)
+			}
+			if u := connection.Undeclared(ConnectionKeys, got); len(u) != 0 {
+				t.Errorf("published keys that ConnectionKeys does not declare: %v", u)
+			}
+		})
 	}
 }
 

@@ -40,6 +40,7 @@ import (
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
+	"github.com/cloudkinds/provider-aws-services/internal/clients/connection"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/kubeclient"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/controller/shard"
@@ -62,6 +63,9 @@ type Registration struct {
 	// (ownership.Kind.CreatesFirst), and its first reconcile takes a turn
 	// in Create's budget. False for a kind that looks first.
 	CreatesFirst bool
+	// ConnectionKeys are the keys of the kind's connection Secret, as its
+	// service's package declares them; the API reference lists them.
+	ConnectionKeys connection.Keys
 }
 
 // An Object is a managed resource of a kind: namespaced (ModernManaged),

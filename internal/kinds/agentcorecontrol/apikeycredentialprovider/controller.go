@@ -73,6 +73,7 @@ var Kind = setup.Registration{
 	GroupVersionKind: v1alpha1.APIKeyCredentialProviderGroupVersionKind,
 	Create:           budget.Operation{Service: bedrockagentcorecontrol.ServiceID, Name: "CreateApiKeyCredentialProvider"},
 	CreatesFirst:     true,
+	ConnectionKeys:   ac.ConnectionKeys,
 }
 
 // Setup adds the APIKeyCredentialProvider controller to the manager. It
@@ -126,6 +127,8 @@ type external struct {
 	apiKey       []byte            // the key to send, when it changed
 	apiKeyRecord map[string]string // what records it as sent
 	tagPlan      tags.Plan
+	// What the last Observe published, which an Update publishes again.
+	published map[string][]byte
 }
 
 // apiKeySent names the annotations that record the key last sent.
@@ -181,10 +184,11 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.APIKeyCredentialPro
 		diffs = append(diffs, tags.Path)
 	}
 	mg.Status.AtProvider.ACKResourceMetadata = metadata.WithPartition(e.session, metadata.VerifiedARN(mg, metadata.Plain(previous), e.ARN, len(diffs) == 0))
+	e.published = ac.ConnectionDetails(out.Name, out.CredentialProviderArn, out.ApiKeySecretArn)
 	return managed.ExternalObservation{
 		ResourceExists:    true,
 		ResourceUpToDate:  len(diffs) == 0,
-		ConnectionDetails: ac.ConnectionDetails(out),
+		ConnectionDetails: e.published,
 		Diff:              strings.Join(diffs, ", "),
 	}, nil
 }
@@ -216,17 +220,13 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 	if err != nil {
 		return managed.ExternalCreation{}, awserrors.Wrap(err, errCreate)
 	}
-	cd := managed.ConnectionDetails{ac.ConnectionCredentialProviderARN: []byte(aws.ToString(out.CredentialProviderArn))}
-	if out.ApiKeySecretArn != nil {
-		cd[ac.ConnectionSecretARN] = []byte(aws.ToString(out.ApiKeySecretArn.SecretArn))
-	}
 	// What the Observe after the create shows: the credential provider is
 	// usable as soon as it exists.
 	mg.Status.AtProvider = ac.Observation(out.ApiKeySecretArn)
 	mg.Status.AtProvider.ACKResourceMetadata = metadata.WithPartition(e.session, aws.ToString(out.CredentialProviderArn))
 	maps.Copy(record, tags.Record(mg, want.Desired()))
 	persist.AtCreate(mg, record)
-	return managed.ExternalCreation{ConnectionDetails: cd}, nil
+	return managed.ExternalCreation{ConnectionDetails: ac.ConnectionDetails(out.Name, out.CredentialProviderArn, out.ApiKeySecretArn)}, nil
 }
 
 // Update rotates the key when its Secret changed, and the tags.
@@ -243,9 +243,13 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 		return managed.ExternalUpdate{}, err
 	}
 	if rec := tags.Record(mg, wantTags(mg, e.session).Desired()); rec != nil {
-		return managed.ExternalUpdate{}, persist.Annotations(ctx, e.kube, mg, rec)
+		if err := persist.Annotations(ctx, e.kube, mg, rec); err != nil {
+			return managed.ExternalUpdate{}, err
+		}
 	}
-	return managed.ExternalUpdate{}, nil
+	// A rotation changes none of the connection details: those Observe
+	// read stand, and the Secret is not written again.
+	return managed.ExternalUpdate{ConnectionDetails: e.published}, nil
 }
 
 // Delete deletes the credential provider and, with it, the stored key.

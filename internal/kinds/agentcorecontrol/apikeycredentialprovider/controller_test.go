@@ -71,7 +71,7 @@ func (f *fakeAgentCore) GetApiKeyCredentialProvider(context.Context, *bedrockage
 
 func (f *fakeAgentCore) CreateApiKeyCredentialProvider(_ context.Context, in *bedrockagentcorecontrol.CreateApiKeyCredentialProviderInput, _ ...func(*bedrockagentcorecontrol.Options)) (*bedrockagentcorecontrol.CreateApiKeyCredentialProviderOutput, error) {
 	f.sent = append(f.sent, aws.ToString(in.ApiKey))
-	return &bedrockagentcorecontrol.CreateApiKeyCredentialProviderOutput{CredentialProviderArn: aws.String("arn:p"), ApiKeySecretArn: &types.Secret{SecretArn: aws.String("arn:s")}}, nil
+	return &bedrockagentcorecontrol.CreateApiKeyCredentialProviderOutput{Name: in.Name, CredentialProviderArn: aws.String("arn:p"), ApiKeySecretArn: &types.Secret{SecretArn: aws.String("arn:s")}}, nil
 }
 
 func (f *fakeAgentCore) UpdateApiKeyCredentialProvider(_ context.Context, in *bedrockagentcorecontrol.UpdateApiKeyCredentialProviderInput, _ ...func(*bedrockagentcorecontrol.Options)) (*bedrockagentcorecontrol.UpdateApiKeyCredentialProviderOutput, error) {
@@ -102,8 +102,8 @@ func TestCreateThenRotate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(cre.ConnectionDetails["credentialProviderARN"]) != "arn:p" || string(cre.ConnectionDetails["secretARN"]) != "arn:s" {
-		t.Errorf("connection details %v", cre.ConnectionDetails)
+	if diff := cmp.Diff(map[string][]byte{"credentialProviderName": []byte(mg.Spec.ForProvider.Name), "credentialProviderARN": []byte("arn:p"), "apiKeySecretARN": []byte("arn:s")}, map[string][]byte(cre.ConnectionDetails)); diff != "" {
+		t.Errorf("connection details: -want, +got:\n%s", diff)
 	}
 	for k, v := range cre.ConnectionDetails {
 		if string(v) == key {
@@ -123,8 +123,17 @@ func TestCreateThenRotate(t *testing.T) {
 	if err != nil || obs.ResourceUpToDate || obs.Diff != "spec.forProvider.apiKey" {
 		t.Fatalf("after rotation: %+v %v", obs, err)
 	}
-	if _, err := e.Update(context.Background(), mg); err != nil {
+	upd, err := e.Update(context.Background(), mg)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if diff := cmp.Diff(obs.ConnectionDetails, upd.ConnectionDetails); diff != "" || len(upd.ConnectionDetails) == 0 {
+		t.Errorf("the rotation's details: -observed, +updated:\n%s", diff)
+	}
+	for k, v := range upd.ConnectionDetails {
+		if string(v) == "rotated" {
+			t.Errorf("connection detail %s is the key", k)
+		}
 	}
 	if strings.Join(f.sent, ",") != key+",rotated" {
 		t.Errorf("keys sent: %d", len(f.sent))

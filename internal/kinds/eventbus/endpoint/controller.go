@@ -67,6 +67,7 @@ var Kind = setup.Registration{
 	GroupVersionKind: v1alpha1.EndpointGroupVersionKind,
 	Create:           budget.Operation{Service: eventbridge.ServiceID, Name: "CreateEndpoint"},
 	CreatesFirst:     true,
+	ConnectionKeys:   eb.ConnectionKeys,
 }
 
 // Setup adds the Endpoint controller to the manager.
@@ -98,9 +99,12 @@ type external struct {
 	// What the last Observe found, for ownership: EventBridge cannot tag a
 	// global endpoint, so its creation time is what tells.
 	ownership.Observed
+	// What the last Observe published, which an Update publishes again.
+	published map[string][]byte
 }
 
-// Observe describes the endpoint: one call, which also carries its URL.
+// Observe describes the endpoint: one call, which also carries its URL, ID
+// and ARN, the connection details.
 func (e *external) Observe(ctx context.Context, mg *v1alpha1.Endpoint) (managed.ExternalObservation, error) {
 	d, err := e.client.DescribeEndpoint(ctx, &eventbridge.DescribeEndpointInput{Name: aws.String(meta.GetExternalName(mg))})
 	if awserrors.IsNotFound(err) {
@@ -132,10 +136,11 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Endpoint) (managed.
 		diffs = eb.Diff(&mg.Spec.ForProvider, d)
 	}
 	mg.Status.AtProvider.ACKResourceMetadata = metadata.WithPartition(e.session, metadata.VerifiedARN(mg, metadata.Plain(previous), aws.ToString(d.Arn), len(diffs) == 0))
+	e.published = eb.ConnectionDetails(d)
 	return managed.ExternalObservation{
 		ResourceExists:    true,
 		ResourceUpToDate:  len(diffs) == 0,
-		ConnectionDetails: eb.ConnectionDetails(d),
+		ConnectionDetails: e.published,
 		Diff:              strings.Join(diffs, ", "),
 	}, nil
 }
@@ -151,12 +156,14 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Endpoint) (managed.E
 }
 
 // Update sends forProvider's updatable configuration in one call; what it
-// leaves out (initProvider's fields among them) EventBridge keeps.
+// leaves out (initProvider's fields among them) EventBridge keeps. An update
+// changes none of the connection details: those Observe read stand, and the
+// Secret is not written again.
 func (e *external) Update(ctx context.Context, mg *v1alpha1.Endpoint) (managed.ExternalUpdate, error) {
 	if _, err := e.client.UpdateEndpoint(ctx, eb.UpdateInput(&mg.Spec.ForProvider)); err != nil {
 		return managed.ExternalUpdate{}, awserrors.Wrap(err, errUpdate)
 	}
-	return managed.ExternalUpdate{}, nil
+	return managed.ExternalUpdate{ConnectionDetails: e.published}, nil
 }
 
 // Delete deletes the endpoint, unless EventBridge is deleting it already.

@@ -47,6 +47,10 @@ func (f *fakeEventBridge) DescribeEndpoint(context.Context, *eventbridge.Describ
 	return f.out, nil
 }
 
+func (f *fakeEventBridge) UpdateEndpoint(context.Context, *eventbridge.UpdateEndpointInput, ...func(*eventbridge.Options)) (*eventbridge.UpdateEndpointOutput, error) {
+	return &eventbridge.UpdateEndpointOutput{}, nil
+}
+
 func (f *fakeEventBridge) DeleteEndpoint(context.Context, *eventbridge.DeleteEndpointInput, ...func(*eventbridge.Options)) (*eventbridge.DeleteEndpointOutput, error) {
 	f.deletes++
 	return &eventbridge.DeleteEndpointOutput{}, nil
@@ -107,6 +111,29 @@ func TestObserveStates(t *testing.T) {
 				t.Errorf("Ready: -want, +got:\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestUpdatePublishesWhatObserveRead: the update that follows an Observe
+// publishes the details that Observe read, not none, so that the connection
+// Secret is not written again to say nothing new.
+func TestUpdatePublishesWhatObserveRead(t *testing.T) {
+	mg := endpointMR()
+	mg.Spec.ForProvider.Description = aws.String("new")
+	e := &external{client: &fakeEventBridge{out: described(types.EndpointStateActive, "old")}, session: &awsconfig.Session{AccountID: "000000000000", Partition: "aws", Region: "us-east-1"}}
+	obs, err := e.Observe(context.Background(), mg)
+	if err != nil || obs.ResourceUpToDate {
+		t.Fatalf("observe: %+v, %v", obs, err)
+	}
+	upd, err := e.Update(context.Background(), mg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(obs.ConnectionDetails, upd.ConnectionDetails); diff != "" || len(upd.ConnectionDetails) != 4 {
+		t.Errorf("update's details: -observed, +updated:\n%s", diff)
+	}
+	if got := aws.ToString(mg.Status.AtProvider.EndpointURL); got != "https://x.endpoint.events.amazonaws.com" {
+		t.Errorf("status.atProvider.endpointURL is %q", got)
 	}
 }
 

@@ -59,6 +59,7 @@ var Kind = setup.Registration{
 	GroupVersionKind: v1alpha1.EndpointConfigGroupVersionKind,
 	Create:           budget.Operation{Service: sagemaker.ServiceID, Name: "CreateEndpointConfig"},
 	CreatesFirst:     true,
+	ConnectionKeys:   sm.ConnectionKeys,
 }
 
 // Setup adds the EndpointConfig controller to the manager.
@@ -100,6 +101,8 @@ type external struct {
 	ownership.Observed
 	bodyDiff []string
 	tagPlan  tags.Plan
+	// What the last Observe published, which an Update publishes again.
+	published map[string][]byte
 }
 
 // Observe describes the endpoint configuration and, when the spec manages
@@ -134,7 +137,8 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.EndpointConfig) (ma
 	previous := mg.Status.AtProvider.ACKResourceMetadata
 	mg.Status.AtProvider.ACKResourceMetadata = metadata.For(e.session, metadata.VerifiedARN(mg, previous, e.ARN, len(e.bodyDiff) == 0))
 	mg.SetConditions(xpv2.Available())
-	return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: len(diffs) == 0, Diff: strings.Join(diffs, ", ")}, nil
+	e.published = sm.ConnectionDetails(d.EndpointConfigName, d.EndpointConfigArn)
+	return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: len(diffs) == 0, ConnectionDetails: e.published, Diff: strings.Join(diffs, ", ")}, nil
 }
 
 // wantTags is what the endpoint configuration's tags should be: its provider
@@ -165,10 +169,11 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.EndpointConfig) (man
 		return managed.ExternalCreation{}, awserrors.Wrap(err, errCreate)
 	}
 	// What the Observe after the create shows: the configuration is usable
-	// as soon as it exists, and its ARN is all Observe reports.
+	// as soon as it exists, and its ARN is all Observe reports, which it
+	// publishes with the name the create sent.
 	mg.Status.AtProvider.ACKResourceMetadata = metadata.For(e.session, aws.ToString(out.EndpointConfigArn))
 	persist.AtCreate(mg, tags.Record(mg, want.Desired()))
-	return managed.ExternalCreation{}, nil
+	return managed.ExternalCreation{ConnectionDetails: sm.ConnectionDetails(aws.String(mg.Spec.ForProvider.EndpointConfigName), out.EndpointConfigArn)}, nil
 }
 
 // Update changes the tags, the only part SageMaker can change. A body that
@@ -185,7 +190,8 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.EndpointConfig) (man
 	if len(e.bodyDiff) > 0 {
 		return managed.ExternalUpdate{}, errors.Errorf(errReplaced, strings.Join(e.bodyDiff, ", "))
 	}
-	return managed.ExternalUpdate{}, nil
+	// Tags are no connection detail: those Observe read stand.
+	return managed.ExternalUpdate{ConnectionDetails: e.published}, nil
 }
 
 // Delete deletes the endpoint configuration.

@@ -64,7 +64,7 @@ func (f *fakeSageMaker) ListTags(context.Context, *sagemaker.ListTagsInput, ...f
 
 func (f *fakeSageMaker) CreateEndpointConfig(context.Context, *sagemaker.CreateEndpointConfigInput, ...func(*sagemaker.Options)) (*sagemaker.CreateEndpointConfigOutput, error) {
 	f.calls = append(f.calls, "CreateEndpointConfig")
-	return &sagemaker.CreateEndpointConfigOutput{}, nil
+	return &sagemaker.CreateEndpointConfigOutput{EndpointConfigArn: aws.String("arn:aws:sagemaker:us-east-1:000000000000:endpoint-config/cfg")}, nil
 }
 
 func (f *fakeSageMaker) AddTags(context.Context, *sagemaker.AddTagsInput, ...func(*sagemaker.Options)) (*sagemaker.AddTagsOutput, error) {
@@ -105,6 +105,30 @@ func TestCreateRefusesLocalStorageWithoutCallingAWS(t *testing.T) {
 	_, err := withKube(&external{ownerTags: ownerTags, client: f, session: session}, mg).Create(context.Background(), mg)
 	if err == nil || !strings.Contains(err.Error(), "spec.forProvider.kmsKeyID") || len(f.calls) != 0 {
 		t.Errorf("err %v, calls %v", err, f.calls)
+	}
+}
+
+// TestCreateAndObservePublish: the create publishes the configuration's name
+// and ARN, since no Observe follows it (the kind is Ready at create), and an
+// Observe publishes the same.
+func TestCreateAndObservePublish(t *testing.T) {
+	want := map[string][]byte{"endpointConfigName": []byte("cfg"), "endpointConfigARN": []byte("arn:aws:sagemaker:us-east-1:000000000000:endpoint-config/cfg")}
+	mg := configMR()
+	f := &fakeSageMaker{}
+	cre, err := withKube(&external{ownerTags: ownerTags, client: f, session: session}, mg).Create(context.Background(), mg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, map[string][]byte(cre.ConnectionDetails)); diff != "" {
+		t.Errorf("the create's connection details: -want, +got:\n%s", diff)
+	}
+	f.describe = &sagemaker.DescribeEndpointConfigOutput{EndpointConfigName: aws.String("cfg"), EndpointConfigArn: aws.String("arn:aws:sagemaker:us-east-1:000000000000:endpoint-config/cfg")}
+	obs, err := withKube(&external{ownerTags: ownerTags, client: f, session: session}, mg).Observe(context.Background(), mg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, map[string][]byte(obs.ConnectionDetails)); diff != "" {
+		t.Errorf("the observation's connection details: -want, +got:\n%s", diff)
 	}
 }
 

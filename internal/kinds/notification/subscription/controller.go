@@ -79,6 +79,7 @@ const (
 var Kind = setup.Registration{
 	GroupVersionKind: v1alpha1.SubscriptionGroupVersionKind,
 	Create:           budget.Operation{Service: sns.ServiceID, Name: "Subscribe"},
+	ConnectionKeys:   snsclient.ConnectionKeys,
 }
 
 // Setup adds the Subscription controller to the manager. A Subscription's
@@ -163,6 +164,8 @@ type external struct {
 	// answered it with, if it answered.
 	subscribed    bool
 	subscribedARN string
+	// What the last Observe published, which an Update publishes again.
+	published map[string][]byte
 	// What the last Observe found, for ownership: SNS cannot tag a
 	// subscription nor says when it was made, so only its ARN tells.
 	ownership.Observed
@@ -230,10 +233,11 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (mana
 	// name); SNS's defaults are not copied into the spec, which would cost
 	// a write that restates them.
 	lateInitialized := recovered
+	e.published = snsclient.ConnectionDetails(attrs)
 	if snsclient.Pending(attrs) {
 		mg.SetConditions(conditions.PendingConfirmation(msgPending))
 		mg.Status.AtProvider.ACKResourceMetadata = metadata.WithPartition(e.session, arn)
-		return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ResourceLateInitialized: lateInitialized}, nil
+		return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ResourceLateInitialized: lateInitialized, ConnectionDetails: e.published}, nil
 	}
 	mg.SetConditions(xpv2.Available())
 	var diffs []string
@@ -243,6 +247,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.Subscription) (mana
 		ResourceExists:          true,
 		ResourceUpToDate:        len(diffs) == 0,
 		ResourceLateInitialized: lateInitialized,
+		ConnectionDetails:       e.published,
 		Diff:                    strings.Join(diffs, ", "),
 	}, nil
 }
@@ -388,7 +393,7 @@ func (e *external) Create(ctx context.Context, mg *v1alpha1.Subscription) (manag
 		return managed.ExternalCreation{}, notMade{msg: msgNotAsSent, status: http.StatusOK}
 	}
 	meta.SetExternalName(mg, arn)
-	return managed.ExternalCreation{}, nil
+	return managed.ExternalCreation{ConnectionDetails: snsclient.ConnectionDetails(got.Attributes)}, nil
 }
 
 // notMade says that SNS answered a Subscribe with a subscription this object
@@ -415,7 +420,8 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.Subscription) (manag
 			return managed.ExternalUpdate{}, awserrors.Wrap(err, fmt.Sprintf(errSet, name))
 		}
 	}
-	return managed.ExternalUpdate{}, nil
+	// Attributes are no connection detail: those Observe read stand.
+	return managed.ExternalUpdate{ConnectionDetails: e.published}, nil
 }
 
 // Delete unsubscribes.

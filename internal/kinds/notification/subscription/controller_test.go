@@ -283,6 +283,34 @@ func answer(status int, code, message string) error {
 	}}
 }
 
+// TestObservePublishes: a subscription, confirmed or pending, publishes its
+// ARN and its topic's, and never its endpoint.
+func TestObservePublishes(t *testing.T) {
+	want := map[string][]byte{"subscriptionARN": []byte(arn), "topicARN": []byte("arn:aws:sns:us-east-1:000000000000:orders")}
+	for _, pending := range []string{"false", "true"} {
+		t.Run("Pending="+pending, func(t *testing.T) {
+			a := attrs(pending)
+			a["SubscriptionArn"] = arn
+			e := &external{client: &fakeSNS{attrs: a}, session: &awsconfig.Session{AccountID: "000000000000", Partition: "aws", Region: "us-east-1"}}
+			mg := subscriptionMR()
+			obs, err := e.Observe(context.Background(), mg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, map[string][]byte(obs.ConnectionDetails)); diff != "" {
+				t.Errorf("connection details: -want, +got:\n%s", diff)
+			}
+			upd, err := e.Update(context.Background(), mg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, map[string][]byte(upd.ConnectionDetails)); diff != "" {
+				t.Errorf("the update's connection details: -want, +got:\n%s", diff)
+			}
+		})
+	}
+}
+
 func TestCreate(t *testing.T) {
 	const other = arn + "-subscribed-by-someone-else"
 	identity := "sqs:arn:aws:sqs:us-east-1:000000000000:q on arn:aws:sns:us-east-1:000000000000:orders"

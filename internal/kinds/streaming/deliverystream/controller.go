@@ -96,6 +96,7 @@ var Kind = setup.Registration{
 	GroupVersionKind: v1alpha1.DeliveryStreamGroupVersionKind,
 	Create:           budget.Operation{Service: firehose.ServiceID, Name: "CreateDeliveryStream"},
 	CreatesFirst:     true,
+	ConnectionKeys:   fh.ConnectionKeys,
 }
 
 // Setup adds the DeliveryStream controller to the manager.
@@ -155,7 +156,8 @@ type external struct {
 	tagPlan            tags.Plan
 }
 
-// Observe describes the stream and, when the spec manages tags, lists them.
+// Observe describes the stream and, when the spec manages tags, lists them;
+// the description also carries the connection details.
 func (e *external) Observe(ctx context.Context, mg *v1alpha1.DeliveryStream) (managed.ExternalObservation, error) {
 	name := meta.GetExternalName(mg)
 	out, err := e.client.DescribeDeliveryStream(ctx, &firehose.DescribeDeliveryStreamInput{DeliveryStreamName: aws.String(name)})
@@ -191,7 +193,7 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.DeliveryStream) (ma
 		// missing access key Secret cannot block it.
 		mg.SetConditions(ready)
 		e.setMetadata(mg, d, previous.ACKResourceMetadata, false)
-		return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, nil
+		return managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true, ConnectionDetails: fh.ConnectionDetails(d)}, nil
 	}
 
 	// Compared before the Ready condition is set: as read, it tells
@@ -213,9 +215,10 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.DeliveryStream) (ma
 	upToDate := len(diffs) == 0
 	e.setMetadata(mg, d, previous.ACKResourceMetadata, upToDate)
 	return managed.ExternalObservation{
-		ResourceExists:   true,
-		ResourceUpToDate: upToDate,
-		Diff:             strings.Join(diffs, ", "),
+		ResourceExists:    true,
+		ResourceUpToDate:  upToDate,
+		ConnectionDetails: fh.ConnectionDetails(d),
+		Diff:              strings.Join(diffs, ", "),
 	}, nil
 }
 
@@ -361,9 +364,13 @@ func (e *external) Update(ctx context.Context, mg *v1alpha1.DeliveryStream) (man
 		return managed.ExternalUpdate{}, err
 	}
 	if rec := tags.Record(mg, wantTags(mg, e.session).Desired()); rec != nil {
-		return managed.ExternalUpdate{}, persist.Annotations(ctx, e.kube, mg, rec)
+		if err := persist.Annotations(ctx, e.kube, mg, rec); err != nil {
+			return managed.ExternalUpdate{}, err
+		}
 	}
-	return managed.ExternalUpdate{}, nil
+	// An update changes neither the stream's name nor its ARN: the details
+	// Observe published stand, and the Secret is not written again.
+	return managed.ExternalUpdate{ConnectionDetails: fh.ConnectionDetails(d)}, nil
 }
 
 // Delete deletes the stream, unless AWS is deleting it already. A stream in

@@ -111,6 +111,10 @@ func stream(status types.DeliveryStreamStatus) *firehose.DescribeDeliveryStreamO
 
 const key = "the-access-key"
 
+// published are the connection details of stream(): its name and ARN, not
+// its destination's URL nor its access key.
+var published = managed.ConnectionDetails{"deliveryStreamName": []byte("s"), "deliveryStreamARN": []byte("arn:aws:firehose:us-east-1:000000000000:deliverystream/s")}
+
 var errBoom = errors.New("boom")
 
 func newMR() *v1alpha1.DeliveryStream {
@@ -165,19 +169,19 @@ func TestObserve(t *testing.T) {
 			describe: func(*firehose.DescribeDeliveryStreamInput) (*firehose.DescribeDeliveryStreamOutput, error) {
 				return stream("CREATING"), nil
 			},
-			want: want{obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, ready: xpv2.Creating(), statusSet: true},
+			want: want{obs: managed.ExternalObservation{ResourceExists: true, ConnectionDetails: published, ResourceUpToDate: true}, ready: xpv2.Creating(), statusSet: true},
 		},
 		"CreatingFailedIsNeverCreatedAgain": {
 			describe: func(*firehose.DescribeDeliveryStreamInput) (*firehose.DescribeDeliveryStreamOutput, error) {
 				return stream("CREATING_FAILED"), nil
 			},
-			want: want{obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, ready: conditions.Failed("CREATING_FAILED: INVALID_KMS_KEY: key disabled"), statusSet: true},
+			want: want{obs: managed.ExternalObservation{ResourceExists: true, ConnectionDetails: published, ResourceUpToDate: true}, ready: conditions.Failed("CREATING_FAILED: INVALID_KMS_KEY: key disabled"), statusSet: true},
 		},
 		"ActiveWithUnsentKey": {
 			describe: func(*firehose.DescribeDeliveryStreamInput) (*firehose.DescribeDeliveryStreamOutput, error) {
 				return stream("ACTIVE"), nil
 			},
-			want: want{obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: false,
+			want: want{obs: managed.ExternalObservation{ResourceExists: true, ConnectionDetails: published, ResourceUpToDate: false,
 				Diff: "spec.forProvider.httpEndpointDestinationConfiguration.endpointConfiguration.accessKey"}, ready: xpv2.Available(), statusSet: true},
 		},
 		"EncryptionFailureShownNotRetried": {
@@ -193,7 +197,7 @@ func TestObserve(t *testing.T) {
 			spec: func(p *v1alpha1.DeliveryStreamParameters) {
 				p.DeliveryStreamEncryptionConfiguration = &v1alpha1.DeliveryStreamEncryptionConfiguration{KeyARN: aws.String("arn:aws:kms:us-east-1:000000000000:key/k")}
 			},
-			want: want{obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true},
+			want: want{obs: managed.ExternalObservation{ResourceExists: true, ConnectionDetails: published, ResourceUpToDate: true},
 				ready: conditions.Failed("server-side encryption ENABLING_FAILED: KMS_ACCESS_DENIED: no grant"), statusSet: true},
 		},
 		"ActiveAndUpToDate": {
@@ -201,7 +205,7 @@ func TestObserve(t *testing.T) {
 				return stream("ACTIVE"), nil
 			},
 			fingerprint: true,
-			want:        want{obs: managed.ExternalObservation{ResourceExists: true, ResourceUpToDate: true}, ready: xpv2.Available(), statusSet: true},
+			want:        want{obs: managed.ExternalObservation{ResourceExists: true, ConnectionDetails: published, ResourceUpToDate: true}, ready: xpv2.Available(), statusSet: true},
 		},
 	}
 	for name, tc := range cases {
@@ -570,7 +574,8 @@ func TestObserveListsTagsOnlyOnceSeenReady(t *testing.T) {
 			if diff := cmp.Diff(wantDeclared, declared); diff != "" {
 				t.Errorf("%s\ncalls declared (observeCalls): -want, +got:\n%s", tc.reason, diff)
 			}
-			if diff := cmp.Diff(tc.want.obs, obs); diff != "" {
+			// TestObserve checks the connection details.
+			if diff := cmp.Diff(tc.want.obs, obs, cmpopts.IgnoreFields(managed.ExternalObservation{}, "ConnectionDetails")); diff != "" {
 				t.Errorf("%s\nobservation: -want, +got:\n%s", tc.reason, diff)
 			}
 			if diff := cmp.Diff(tc.want.ready, mg.GetCondition(xpv2.TypeReady), test.EquateConditions()); diff != "" {
