@@ -945,13 +945,24 @@ func (c *Client[MR]) asksHere(ctx context.Context, other MR) bool {
 		return false
 	}
 	if at.Account == "" {
-		if at.Config == "" || at.Config != c.at.Config {
+		// Its config's session has reached no AWS since the provider
+		// started. Through the asker's own config it calls the asker's
+		// account. Through another, it may: while it is new it is taken
+		// to ask here, so that after a restart the order in Kubernetes,
+		// not which config reaches AWS first, decides. After that it asks
+		// for nothing, so that a config its namespace keeps from ever
+		// being built holds no name for long.
+		if (at.Config == "" || at.Config != c.at.Config) && time.Since(other.GetCreationTimestamp().Time) >= UnplacedWait {
 			return false
 		}
 		at.Account = c.at.Account
 	}
 	return c.kind.identityIn(other, at) == c.identity(other)
 }
+
+// UnplacedWait is how long after its creation an object whose config has not
+// reached AWS yet, through a config other than the asker's, is waited for.
+const UnplacedWait = time.Minute
 
 // HoldsCreateClaim reports whether mg holds the claim of its identity, at
 // at, for a create AWS did not refuse: whether its Observe may take a

@@ -364,6 +364,12 @@ func TestClientObserve(t *testing.T) {
 			objects: []client.Object{named("team-a", "orders", createdAt(t0), configured("not-built-own-config"))},
 			want:    want{holder: "uid-team-b-orders", calls: []string{"Observe"}},
 		},
+		"NothingYetAskedForFirstThroughAnotherConfigNotBuiltYetByANewObject": {
+			reason: "A new older object whose account is not known yet, through another config (the provider restarted a moment ago), may ask for this very resource: this one waits for it, for a minute at most.",
+			self:   named("team-b", "orders", createdAt(time.Now())), aws: &awsStream{},
+			objects: []client.Object{named("team-a", "orders", createdAt(time.Now().Add(-2*time.Second)), configured("not-built-own-config"))},
+			want:    want{err: "was asked for first by an object of another namespace of this cluster", calls: []string{"Observe"}, notOwned: true},
+		},
 		"NothingYetAskedForFirstThroughAConfigNotBuiltYetAtAnotherEndpoint": {
 			reason: "An older object whose account is not known yet but whose endpoint is another asks for another resource.",
 			self:   named("team-b", "orders", createdAt(t0.Add(time.Hour))), aws: &awsStream{},
