@@ -39,7 +39,7 @@ BOTOCORE_VERSION := 1.43.11
 generate:
 	cd apis && $(GO) generate -tags generate ./generate.go
 	$(GO) run ./hack/apidocs --crds package/crds --out docs/api
-	$(GO) run ./hack/awsmodels --botocore-version $(BOTOCORE_VERSION) --out internal/clients/awserrors/zz_generated.modeled.go
+	$(GO) run ./hack/awsmodels --botocore-version $(BOTOCORE_VERSION) --out internal/aws/awserrors/zz_generated.modeled.go
 
 ## build: the provider binary.
 build:
@@ -239,7 +239,7 @@ $(GOLANGCI_LINT):
 
 ## reviewable: regenerate, then lint; fails if generation changed anything.
 reviewable: generate lint
-	@git diff --exit-code -- apis package/crds docs/api internal/clients/awserrors/zz_generated.modeled.go || (echo "make generate changed files: commit them"; exit 1)
+	@git diff --exit-code -- apis package/crds docs/api internal/aws/awserrors/zz_generated.modeled.go || (echo "make generate changed files: commit them"; exit 1)
 
 ## run: the provider out of cluster, against the current kubeconfig.
 run: build

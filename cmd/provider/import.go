@@ -33,8 +33,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
-	"github.com/cloudkinds/provider-aws-services/internal/importer"
+	"github.com/cloudkinds/provider-aws-services/internal/provider/importer"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 )
 
 // importCommand is `provider import`: it prints observe-only manifests for

@@ -53,18 +53,18 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/cloudkinds/provider-aws-services/apis"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
-	awscontroller "github.com/cloudkinds/provider-aws-services/internal/controller"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/changelogs"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/kubeclient"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/shard"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/sweep"
-	"github.com/cloudkinds/provider-aws-services/internal/memlimit"
+	"github.com/cloudkinds/provider-aws-services/internal/kube/kubeclient"
+	"github.com/cloudkinds/provider-aws-services/internal/kube/secretkey"
+	"github.com/cloudkinds/provider-aws-services/internal/kube/sweep"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
-	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
+	awscontroller "github.com/cloudkinds/provider-aws-services/internal/provider"
+	"github.com/cloudkinds/provider-aws-services/internal/provider/changelogs"
+	"github.com/cloudkinds/provider-aws-services/internal/provider/memlimit"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/managedoptions"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/shard"
 )
 
 func main() {
@@ -257,11 +257,11 @@ func main() {
 	tenantAllowed, err := awsconfig.ParseNetworks(*tenantNetworks)
 	kingpin.FatalIfError(err, "Cannot read --tenant-endpoint-network")
 	polling := managedoptions.Polling{MinInterval: *minPollInterval, Jitter: *pollJitter}
-	shared := setup.Shared{
+	shared := reconciler.Shared{
 		Sessions:     awsconfig.NewCache(kubeclient.New(mgr), awsconfig.WithBudgets(budgets), awsconfig.WithTenantEndpointNetworks(tenantAllowed)),
 		Fingerprints: key, Polling: &polling, Budgets: budgets,
 		Namespace: providerNamespace(*namespace),
-		Sweeps:    setup.NewSweeps(mgr, log, providerNamespace(*namespace), sweep.DefaultEvery),
+		Sweeps:    reconciler.NewSweeps(mgr, log, providerNamespace(*namespace), sweep.DefaultEvery),
 	}
 	if shards != nil {
 		shared.Shards = shards

@@ -2,7 +2,7 @@
 // per CRD, from the generated CRDs: the field tables carry the types'
 // documentation and validations, so the reference never drifts from the API.
 // A managed kind's page also lists the keys of its connection Secret, from
-// the keys its service's package declares (setup.Registration.ConnectionKeys),
+// the keys its service's package declares (reconciler.Registration.ConnectionKeys),
 // which are those its controller publishes.
 package main
 
@@ -19,8 +19,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
 
-	"github.com/cloudkinds/provider-aws-services/internal/clients/connection"
-	"github.com/cloudkinds/provider-aws-services/internal/controller"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/connection"
+	"github.com/cloudkinds/provider-aws-services/internal/provider"
 )
 
 func main() {
@@ -39,7 +39,7 @@ func main() {
 		log.Fatal(err)
 	}
 	keys := map[schema.GroupKind]connection.Keys{}
-	for _, r := range controller.Registrations() {
+	for _, r := range provider.Registrations() {
 		keys[r.GroupVersionKind.GroupKind()] = r.ConnectionKeys
 	}
 	index := make([]string, 0, len(files))

@@ -68,11 +68,11 @@ type service struct {
 }
 
 var services = []service{
-	{file: "internal/clients/firehose/firehose.go", botocore: "firehose", serviceID: "Firehose"},
-	{file: "internal/clients/sns/sns.go", botocore: "sns", serviceID: "SNS"},
-	{file: "internal/clients/sagemaker/sagemaker.go", botocore: "sagemaker", serviceID: "SageMaker"},
-	{file: "internal/clients/eventbridge/eventbridge.go", botocore: "events", serviceID: "EventBridge"},
-	{file: "internal/clients/agentcore/agentcore.go", botocore: "bedrock-agentcore-control", serviceID: "Bedrock AgentCore Control"},
+	{file: "internal/aws/firehose/firehose.go", botocore: "firehose", serviceID: "Firehose"},
+	{file: "internal/aws/sns/sns.go", botocore: "sns", serviceID: "SNS"},
+	{file: "internal/aws/sagemaker/sagemaker.go", botocore: "sagemaker", serviceID: "SageMaker"},
+	{file: "internal/aws/eventbridge/eventbridge.go", botocore: "events", serviceID: "EventBridge"},
+	{file: "internal/aws/agentcore/agentcore.go", botocore: "bedrock-agentcore-control", serviceID: "Bedrock AgentCore Control"},
 	// The SDK's credential providers (stscreds: AssumeRole, and
 	// AssumeRoleWithWebIdentity for web identities), and GetCallerIdentity,
 	// which awsconfig calls with the credentials they make.
@@ -80,7 +80,7 @@ var services = []service{
 }
 
 func main() {
-	out := flag.String("out", "internal/clients/awserrors/zz_generated.modeled.go", "file to write")
+	out := flag.String("out", "internal/aws/awserrors/zz_generated.modeled.go", "file to write")
 	boto := flag.String("botocore", "", "botocore's package directory (default: the one python3 imports)")
 	header := flag.String("header", "hack/boilerplate.go.txt", "license header of the written file")
 	want := flag.String("botocore-version", "", "the botocore version the models must come from (the Makefile pins it), so that every machine writes the same file")

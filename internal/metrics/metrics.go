@@ -31,7 +31,7 @@ import (
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/awserrors"
 )
 
 // The outcomes of an AWS call.
@@ -137,14 +137,14 @@ var (
 	}, []string{"kind"})
 
 	// ShardsHeld is how many shards of the work this replica holds
-	// (--shards; internal/controller/shard).
+	// (--shards; internal/tenancy/shard).
 	ShardsHeld = prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "provider_aws_services_shards_held",
 		Help: "The shards of the work this replica holds, when the replicas share it (--shards).",
 	})
 
 	// ShardCached is how many managed resources this replica caches, by
-	// the shard they are labelled with (internal/controller/shard):
+	// the shard they are labelled with (internal/tenancy/shard):
 	// "none" for those not labelled yet, which every replica caches.
 	ShardCached = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "provider_aws_services_shard_cached_resources",

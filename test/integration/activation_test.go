@@ -51,12 +51,12 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
-	awscontroller "github.com/cloudkinds/provider-aws-services/internal/controller"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/kubeclient"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
-	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
+	"github.com/cloudkinds/provider-aws-services/internal/kube/kubeclient"
+	"github.com/cloudkinds/provider-aws-services/internal/kube/secretkey"
+	awscontroller "github.com/cloudkinds/provider-aws-services/internal/provider"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 	"github.com/cloudkinds/provider-aws-services/test/controlplane"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 )
@@ -120,7 +120,7 @@ func TestAKindActivatedLaterStartsWithoutARestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shared := setup.Shared{Sessions: awsconfig.NewCache(kubeclient.New(mgr), awsconfig.WithBudgets(budgets)), Fingerprints: key, Polling: &testPolling, Budgets: budgets, Namespace: "default"}
+	shared := reconciler.Shared{Sessions: awsconfig.NewCache(kubeclient.New(mgr), awsconfig.WithBudgets(budgets)), Fingerprints: key, Polling: &testPolling, Budgets: budgets, Namespace: "default"}
 	if err := awscontroller.Setup(mgr, o, shared); err != nil {
 		t.Fatal(err)
 	}

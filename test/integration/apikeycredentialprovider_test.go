@@ -37,8 +37,8 @@ import (
 
 	"github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
-	ac "github.com/cloudkinds/provider-aws-services/internal/clients/agentcore"
-	"github.com/cloudkinds/provider-aws-services/internal/ownership"
+	ac "github.com/cloudkinds/provider-aws-services/internal/aws/agentcore"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
 
 const (

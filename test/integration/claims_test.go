@@ -42,9 +42,9 @@ import (
 	mlplatformv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
 	notificationv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
-	awscontroller "github.com/cloudkinds/provider-aws-services/internal/controller"
 	subscriptionctl "github.com/cloudkinds/provider-aws-services/internal/kinds/notification/subscription"
-	"github.com/cloudkinds/provider-aws-services/internal/ownership"
+	awscontroller "github.com/cloudkinds/provider-aws-services/internal/provider"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
 
 // The stack's provider keeps its ownership claims in "default", and its

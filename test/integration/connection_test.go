@@ -30,7 +30,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/cloudkinds/provider-aws-services/internal/clients/connection"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/connection"
 )
 
 // requireConnectionDetails waits until the connection Secret ns/name holds

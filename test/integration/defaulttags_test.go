@@ -43,9 +43,9 @@ import (
 	mlplatformv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
-	fh "github.com/cloudkinds/provider-aws-services/internal/clients/firehose"
-	sm "github.com/cloudkinds/provider-aws-services/internal/clients/sagemaker"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
+	fh "github.com/cloudkinds/provider-aws-services/internal/aws/firehose"
+	sm "github.com/cloudkinds/provider-aws-services/internal/aws/sagemaker"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/tags"
 )
 
 // taggedConfig creates a ClusterProviderConfig that reaches the emulator as

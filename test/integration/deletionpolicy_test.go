@@ -36,8 +36,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
 	eventbusv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/ackannotations"
-	"github.com/cloudkinds/provider-aws-services/internal/ownership"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/ackannotations"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
 
 // TestDeletionPolicyRetain is ACK's deletion policy on every kind: retain,

@@ -38,8 +38,8 @@ import (
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	apisv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
-	fh "github.com/cloudkinds/provider-aws-services/internal/clients/firehose"
-	"github.com/cloudkinds/provider-aws-services/internal/ownership"
+	fh "github.com/cloudkinds/provider-aws-services/internal/aws/firehose"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 )
 

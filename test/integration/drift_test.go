@@ -43,12 +43,12 @@ import (
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	mlplatformv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
-	eb "github.com/cloudkinds/provider-aws-services/internal/clients/eventbridge"
-	fh "github.com/cloudkinds/provider-aws-services/internal/clients/firehose"
-	sm "github.com/cloudkinds/provider-aws-services/internal/clients/sagemaker"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
-	"github.com/cloudkinds/provider-aws-services/internal/diff"
-	"github.com/cloudkinds/provider-aws-services/internal/ownership"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/diff"
+	eb "github.com/cloudkinds/provider-aws-services/internal/aws/eventbridge"
+	fh "github.com/cloudkinds/provider-aws-services/internal/aws/firehose"
+	sm "github.com/cloudkinds/provider-aws-services/internal/aws/sagemaker"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/tags"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
 
 // outsider is the access key of someone who changes AWS outside Kubernetes;

@@ -36,9 +36,9 @@ import (
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
-	eb "github.com/cloudkinds/provider-aws-services/internal/clients/eventbridge"
-	"github.com/cloudkinds/provider-aws-services/internal/ownership"
-	"github.com/cloudkinds/provider-aws-services/internal/reference"
+	eb "github.com/cloudkinds/provider-aws-services/internal/aws/eventbridge"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/reference"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
 
 func newEndpoint(ns, name string) *v1alpha1.Endpoint {

@@ -34,8 +34,8 @@ import (
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
-	sm "github.com/cloudkinds/provider-aws-services/internal/clients/sagemaker"
-	"github.com/cloudkinds/provider-aws-services/internal/ownership"
+	sm "github.com/cloudkinds/provider-aws-services/internal/aws/sagemaker"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
 
 func sageMakerClient(s *stack) *sagemaker.Client {

@@ -35,9 +35,9 @@ import (
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	apisv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/config"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/sweep"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/usage"
+	"github.com/cloudkinds/provider-aws-services/internal/kube/sweep"
+	"github.com/cloudkinds/provider-aws-services/internal/provider/config"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/usage"
 )
 
 // forgedUsage is a ProviderConfigUsage a tenant writes in namespace ns:

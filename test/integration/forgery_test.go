@@ -34,8 +34,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
-	fh "github.com/cloudkinds/provider-aws-services/internal/clients/firehose"
-	"github.com/cloudkinds/provider-aws-services/internal/ownership"
+	fh "github.com/cloudkinds/provider-aws-services/internal/aws/firehose"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 )
 

@@ -45,10 +45,10 @@ import (
 	mlplatformv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
 	notificationv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
-	eb "github.com/cloudkinds/provider-aws-services/internal/clients/eventbridge"
-	fh "github.com/cloudkinds/provider-aws-services/internal/clients/firehose"
-	sm "github.com/cloudkinds/provider-aws-services/internal/clients/sagemaker"
-	"github.com/cloudkinds/provider-aws-services/internal/diff"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/diff"
+	eb "github.com/cloudkinds/provider-aws-services/internal/aws/eventbridge"
+	fh "github.com/cloudkinds/provider-aws-services/internal/aws/firehose"
+	sm "github.com/cloudkinds/provider-aws-services/internal/aws/sagemaker"
 )
 
 // An initProviderCase is one kind's object with spec.initProvider: some

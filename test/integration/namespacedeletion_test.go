@@ -37,7 +37,7 @@ import (
 
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	apisv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/usage"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/usage"
 	"github.com/cloudkinds/provider-aws-services/test/controlplane"
 )
 

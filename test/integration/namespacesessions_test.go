@@ -35,9 +35,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	apisv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
-	fh "github.com/cloudkinds/provider-aws-services/internal/clients/firehose"
+	fh "github.com/cloudkinds/provider-aws-services/internal/aws/firehose"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 )
 

@@ -44,12 +44,12 @@ import (
 	mlplatformv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
 	notificationv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
-	ac "github.com/cloudkinds/provider-aws-services/internal/clients/agentcore"
-	eb "github.com/cloudkinds/provider-aws-services/internal/clients/eventbridge"
-	fh "github.com/cloudkinds/provider-aws-services/internal/clients/firehose"
-	sm "github.com/cloudkinds/provider-aws-services/internal/clients/sagemaker"
-	snsclient "github.com/cloudkinds/provider-aws-services/internal/clients/sns"
-	"github.com/cloudkinds/provider-aws-services/internal/ownership"
+	ac "github.com/cloudkinds/provider-aws-services/internal/aws/agentcore"
+	eb "github.com/cloudkinds/provider-aws-services/internal/aws/eventbridge"
+	fh "github.com/cloudkinds/provider-aws-services/internal/aws/firehose"
+	sm "github.com/cloudkinds/provider-aws-services/internal/aws/sagemaker"
+	snsclient "github.com/cloudkinds/provider-aws-services/internal/aws/sns"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
 
 // An ownedKind is one kind in the ownership table: how to make an object that

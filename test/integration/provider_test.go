@@ -43,14 +43,14 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
-	awscontroller "github.com/cloudkinds/provider-aws-services/internal/controller"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/changelogs"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/kubeclient"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
-	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
+	"github.com/cloudkinds/provider-aws-services/internal/kube/kubeclient"
+	"github.com/cloudkinds/provider-aws-services/internal/kube/secretkey"
+	awscontroller "github.com/cloudkinds/provider-aws-services/internal/provider"
+	"github.com/cloudkinds/provider-aws-services/internal/provider/changelogs"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/managedoptions"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 )
 
@@ -155,7 +155,7 @@ func startStack() (*stack, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := awscontroller.Setup(mgr, o, setup.Shared{Sessions: sessions, Fingerprints: key, Polling: &testPolling, Budgets: budgets, Namespace: "default", Sweeps: setup.NewSweeps(mgr, o.Logger, "default", testSweep)}); err != nil {
+	if err := awscontroller.Setup(mgr, o, reconciler.Shared{Sessions: sessions, Fingerprints: key, Polling: &testPolling, Budgets: budgets, Namespace: "default", Sweeps: reconciler.NewSweeps(mgr, o.Logger, "default", testSweep)}); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())

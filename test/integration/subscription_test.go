@@ -36,10 +36,10 @@ import (
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
-	snsclient "github.com/cloudkinds/provider-aws-services/internal/clients/sns"
-	"github.com/cloudkinds/provider-aws-services/internal/conditions"
-	"github.com/cloudkinds/provider-aws-services/internal/ownership"
-	"github.com/cloudkinds/provider-aws-services/internal/reference"
+	snsclient "github.com/cloudkinds/provider-aws-services/internal/aws/sns"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/conditions"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/reference"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
 
 // snsClient reaches the emulator directly, for test setup.

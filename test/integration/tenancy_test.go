@@ -38,9 +38,9 @@ import (
 
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	apisv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/ackannotations"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/config"
-	"github.com/cloudkinds/provider-aws-services/internal/ownership"
+	"github.com/cloudkinds/provider-aws-services/internal/provider/config"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/ackannotations"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 )
 

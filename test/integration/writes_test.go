@@ -42,8 +42,8 @@ import (
 	mlplatformv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
 	notificationv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
-	"github.com/cloudkinds/provider-aws-services/internal/ownership"
-	"github.com/cloudkinds/provider-aws-services/internal/reference"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/reference"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
 
 // A write is one change of an object the API server sent to its watchers,

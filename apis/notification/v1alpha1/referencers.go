@@ -21,7 +21,7 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/cloudkinds/provider-aws-services/internal/reference"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/reference"
 )
 
 // ResolveReferences fills topicARN and subscriptionRoleARN from their

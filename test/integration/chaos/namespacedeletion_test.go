@@ -39,8 +39,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/config"
-	"github.com/cloudkinds/provider-aws-services/internal/ownership"
+	"github.com/cloudkinds/provider-aws-services/internal/provider/config"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 	"github.com/cloudkinds/provider-aws-services/test/controlplane"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 	"github.com/cloudkinds/provider-aws-services/test/workload"

@@ -52,8 +52,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
-	awscontroller "github.com/cloudkinds/provider-aws-services/internal/controller"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/shard"
+	awscontroller "github.com/cloudkinds/provider-aws-services/internal/provider"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/shard"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 	"github.com/cloudkinds/provider-aws-services/test/workload"
 )

@@ -30,7 +30,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 
-	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 )
 
 // The AWS bound is the time AWS's quotas allow for the load: every
@@ -82,7 +82,7 @@ var minCalls = map[string]map[budget.Operation]int{
 
 // pollCalls are the AWS calls one periodic look at a settled resource of
 // each kind makes, as its controller declares them (ObserveCalls in
-// internal/controller/*/*/controller.go) for the benchmark's objects
+// internal/kinds/*/*/controller.go) for the benchmark's objects
 // (workload.Set.Object): DeliveryStreams, EndpointConfigs and
 // APIKeyCredentialProviders have tags, so their tags are listed too; a
 // Subscription has its ARN, so it is not looked up by its topic. The

@@ -24,7 +24,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 )
 
 var defaultQuotas = budget.Quotas{Share: budget.DefaultShare}

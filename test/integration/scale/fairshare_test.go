@@ -43,9 +43,9 @@ import (
 
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/ackannotations"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/ackannotations"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/managedoptions"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 	"github.com/cloudkinds/provider-aws-services/test/crowd"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 	"github.com/cloudkinds/provider-aws-services/test/workload"
@@ -155,7 +155,7 @@ var fairLast *fairFigures
 // quotas (Firehose: 5 calls a second per operation, of which the budgets
 // take 80 %); every stream is a DeliveryStream of one ClusterProviderConfig,
 // so all share one budget per operation. Inside a budget the namespaces
-// waiting take turns (internal/clients/budget/turns.go): one team's flood
+// waiting take turns (internal/tenancy/budget/turns.go): one team's flood
 // should delay another's work by a few slots, not by the flood.
 //
 //  1. quiet alone: one create, one change and one delete in namespace quiet,

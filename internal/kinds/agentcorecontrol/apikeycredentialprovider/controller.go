@@ -35,17 +35,17 @@ import (
 
 	"github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
-	ac "github.com/cloudkinds/provider-aws-services/internal/clients/agentcore"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/metadata"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
-	"github.com/cloudkinds/provider-aws-services/internal/ownership"
-	"github.com/cloudkinds/provider-aws-services/internal/persist"
-	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
+	ac "github.com/cloudkinds/provider-aws-services/internal/aws/agentcore"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/awserrors"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/tags"
+	"github.com/cloudkinds/provider-aws-services/internal/kube/persist"
+	"github.com/cloudkinds/provider-aws-services/internal/kube/secretkey"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/managedoptions"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/metadata"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
 
 const (
@@ -69,7 +69,7 @@ const (
 // Kind registers the kind with the provider: its API, and the AWS
 // operation that creates its resources, which AWS refuses when the name
 // exists, so a new object creates before it looks.
-var Kind = setup.Registration{
+var Kind = reconciler.Registration{
 	GroupVersionKind: v1alpha1.APIKeyCredentialProviderGroupVersionKind,
 	Create:           budget.Operation{Service: bedrockagentcorecontrol.ServiceID, Name: "CreateApiKeyCredentialProvider"},
 	CreatesFirst:     true,
@@ -79,15 +79,15 @@ var Kind = setup.Registration{
 // Setup adds the APIKeyCredentialProvider controller to the manager. It
 // watches the Secrets the resources read, so that a rotated key reaches AWS
 // at once.
-func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
-	return setup.Add(mgr, o, shared, setup.Kind[*v1alpha1.APIKeyCredentialProvider]{
+func Setup(mgr ctrl.Manager, o controller.Options, shared reconciler.Shared) error {
+	return reconciler.Add(mgr, o, shared, reconciler.Kind[*v1alpha1.APIKeyCredentialProvider]{
 		Tagged:          true,
 		Registration:    Kind,
 		Object:          &v1alpha1.APIKeyCredentialProvider{},
 		List:            &v1alpha1.APIKeyCredentialProviderList{},
 		SentAnnotations: []string{AnnotationAPIKeyFingerprint, AnnotationAPIKeySecretVersion},
 		Region:          func(mg *v1alpha1.APIKeyCredentialProvider) *string { return mg.Spec.ForProvider.Region },
-		External: func(c setup.Connection) ownership.ExternalClient[*v1alpha1.APIKeyCredentialProvider] {
+		External: func(c reconciler.Connection) ownership.ExternalClient[*v1alpha1.APIKeyCredentialProvider] {
 			return &external{client: awsconfig.ClientFor(c.Session, bedrockagentcorecontrol.NewFromConfig), kube: c.Kube, session: c.Session, ownerTags: c.OwnerTags, secrets: secretkey.NewReader(c.Kube, shared.Fingerprints)}
 		},
 		Metadata: func(mg *v1alpha1.APIKeyCredentialProvider) *common.ResourceMetadata {

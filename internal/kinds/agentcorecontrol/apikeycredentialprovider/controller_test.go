@@ -24,7 +24,7 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
-	"github.com/cloudkinds/provider-aws-services/internal/ownership"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol"
@@ -44,9 +44,9 @@ import (
 
 	"github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
-	ac "github.com/cloudkinds/provider-aws-services/internal/clients/agentcore"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
-	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
+	ac "github.com/cloudkinds/provider-aws-services/internal/aws/agentcore"
+	"github.com/cloudkinds/provider-aws-services/internal/kube/secretkey"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
 )
 
 const key = "sk-unit-test-key"

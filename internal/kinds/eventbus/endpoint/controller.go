@@ -32,16 +32,16 @@ import (
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
-	eb "github.com/cloudkinds/provider-aws-services/internal/clients/eventbridge"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/metadata"
-	"github.com/cloudkinds/provider-aws-services/internal/conditions"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/connect"
-	"github.com/cloudkinds/provider-aws-services/internal/initprovider"
-	"github.com/cloudkinds/provider-aws-services/internal/ownership"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/awserrors"
+	eb "github.com/cloudkinds/provider-aws-services/internal/aws/eventbridge"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/conditions"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/connect"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/initprovider"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/metadata"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
 
 const (
@@ -63,7 +63,7 @@ var states = conditions.StateMap{
 // Kind registers the kind with the provider: its API, and the AWS
 // operation that creates its resources, which AWS refuses when the name
 // exists, so a new object creates before it looks.
-var Kind = setup.Registration{
+var Kind = reconciler.Registration{
 	GroupVersionKind: v1alpha1.EndpointGroupVersionKind,
 	Create:           budget.Operation{Service: eventbridge.ServiceID, Name: "CreateEndpoint"},
 	CreatesFirst:     true,
@@ -71,13 +71,13 @@ var Kind = setup.Registration{
 }
 
 // Setup adds the Endpoint controller to the manager.
-func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
-	return setup.Add(mgr, o, shared, setup.Kind[*v1alpha1.Endpoint]{
+func Setup(mgr ctrl.Manager, o controller.Options, shared reconciler.Shared) error {
+	return reconciler.Add(mgr, o, shared, reconciler.Kind[*v1alpha1.Endpoint]{
 		Registration: Kind,
 		Object:       &v1alpha1.Endpoint{},
 		List:         &v1alpha1.EndpointList{},
 		Region:       func(mg *v1alpha1.Endpoint) *string { return mg.Spec.ForProvider.Region },
-		External: func(c setup.Connection) ownership.ExternalClient[*v1alpha1.Endpoint] {
+		External: func(c reconciler.Connection) ownership.ExternalClient[*v1alpha1.Endpoint] {
 			return &external{client: awsconfig.ClientFor(c.Session, eventbridge.NewFromConfig), session: c.Session}
 		},
 		Metadata: func(mg *v1alpha1.Endpoint) *common.ResourceMetadata {

@@ -31,10 +31,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
-	eb "github.com/cloudkinds/provider-aws-services/internal/clients/eventbridge"
-	"github.com/cloudkinds/provider-aws-services/internal/conditions"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/setup/connect"
+	eb "github.com/cloudkinds/provider-aws-services/internal/aws/eventbridge"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/conditions"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/connect"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
 )
 
 type fakeEventBridge struct {

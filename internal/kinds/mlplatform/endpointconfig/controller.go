@@ -34,15 +34,15 @@ import (
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/metadata"
-	sm "github.com/cloudkinds/provider-aws-services/internal/clients/sagemaker"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
-	"github.com/cloudkinds/provider-aws-services/internal/ownership"
-	"github.com/cloudkinds/provider-aws-services/internal/persist"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/awserrors"
+	sm "github.com/cloudkinds/provider-aws-services/internal/aws/sagemaker"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/tags"
+	"github.com/cloudkinds/provider-aws-services/internal/kube/persist"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/metadata"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
 
 const (
@@ -55,7 +55,7 @@ const (
 // Kind registers the kind with the provider: its API, and the AWS
 // operation that creates its resources, which AWS refuses when the name
 // exists, so a new object creates before it looks.
-var Kind = setup.Registration{
+var Kind = reconciler.Registration{
 	GroupVersionKind: v1alpha1.EndpointConfigGroupVersionKind,
 	Create:           budget.Operation{Service: sagemaker.ServiceID, Name: "CreateEndpointConfig"},
 	CreatesFirst:     true,
@@ -63,14 +63,14 @@ var Kind = setup.Registration{
 }
 
 // Setup adds the EndpointConfig controller to the manager.
-func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
-	return setup.Add(mgr, o, shared, setup.Kind[*v1alpha1.EndpointConfig]{
+func Setup(mgr ctrl.Manager, o controller.Options, shared reconciler.Shared) error {
+	return reconciler.Add(mgr, o, shared, reconciler.Kind[*v1alpha1.EndpointConfig]{
 		Tagged:       true,
 		Registration: Kind,
 		Object:       &v1alpha1.EndpointConfig{},
 		List:         &v1alpha1.EndpointConfigList{},
 		Region:       func(mg *v1alpha1.EndpointConfig) *string { return mg.Spec.ForProvider.Region },
-		External: func(c setup.Connection) ownership.ExternalClient[*v1alpha1.EndpointConfig] {
+		External: func(c reconciler.Connection) ownership.ExternalClient[*v1alpha1.EndpointConfig] {
 			return &external{client: awsconfig.ClientFor(c.Session, sagemaker.NewFromConfig), kube: c.Kube, session: c.Session, ownerTags: c.OwnerTags}
 		},
 		Metadata: func(mg *v1alpha1.EndpointConfig) *common.ResourceMetadata {

@@ -24,7 +24,7 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
-	"github.com/cloudkinds/provider-aws-services/internal/ownership"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
@@ -39,8 +39,8 @@ import (
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
-	sm "github.com/cloudkinds/provider-aws-services/internal/clients/sagemaker"
+	sm "github.com/cloudkinds/provider-aws-services/internal/aws/sagemaker"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
 )
 
 type fakeSageMaker struct {

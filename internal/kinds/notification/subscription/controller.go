@@ -38,15 +38,15 @@ import (
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/metadata"
-	snsclient "github.com/cloudkinds/provider-aws-services/internal/clients/sns"
-	"github.com/cloudkinds/provider-aws-services/internal/conditions"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
-	"github.com/cloudkinds/provider-aws-services/internal/initprovider"
-	"github.com/cloudkinds/provider-aws-services/internal/ownership"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/awserrors"
+	snsclient "github.com/cloudkinds/provider-aws-services/internal/aws/sns"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/conditions"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/initprovider"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/metadata"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
 
 const (
@@ -76,7 +76,7 @@ const (
 // operation that creates its resources. SNS answers a Subscribe of a
 // subscription that exists with that subscription, so a new object looks
 // first.
-var Kind = setup.Registration{
+var Kind = reconciler.Registration{
 	GroupVersionKind: v1alpha1.SubscriptionGroupVersionKind,
 	Create:           budget.Operation{Service: sns.ServiceID, Name: "Subscribe"},
 	ConnectionKeys:   snsclient.ConnectionKeys,
@@ -86,13 +86,13 @@ var Kind = setup.Registration{
 // external name is its ARN, which Subscribe returns, so no initializer sets
 // it beforehand; a create whose answer was lost is found again by its topic,
 // protocol and endpoint, which SNS keeps unique.
-func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
-	return setup.Add(mgr, o, shared, setup.Kind[*v1alpha1.Subscription]{
+func Setup(mgr ctrl.Manager, o controller.Options, shared reconciler.Shared) error {
+	return reconciler.Add(mgr, o, shared, reconciler.Kind[*v1alpha1.Subscription]{
 		Registration: Kind,
 		Object:       &v1alpha1.Subscription{},
 		List:         &v1alpha1.SubscriptionList{},
 		Region:       func(mg *v1alpha1.Subscription) *string { return mg.Spec.ForProvider.Region },
-		External: func(c setup.Connection) ownership.ExternalClient[*v1alpha1.Subscription] {
+		External: func(c reconciler.Connection) ownership.ExternalClient[*v1alpha1.Subscription] {
 			return &external{client: awsconfig.ClientFor(c.Session, sns.NewFromConfig), session: c.Session, left: c.Left, holdsClaim: c.HoldsClaim}
 		},
 		Noun: "subscription",
@@ -152,10 +152,10 @@ func identifying(mg *v1alpha1.Subscription) *v1alpha1.SubscriptionParameters {
 type external struct {
 	client  snsclient.API
 	session *awsconfig.Session
-	// left tells what a deletion leaves on AWS (setup.Connection.Left).
+	// left tells what a deletion leaves on AWS (reconciler.Connection.Left).
 	left func(resource.Managed, string)
 	// holdsClaim reports whether the object holds its identity's claim to
-	// create (setup.Connection.HoldsClaim).
+	// create (reconciler.Connection.HoldsClaim).
 	holdsClaim func(context.Context, resource.Managed) bool
 
 	updates map[string]string

@@ -37,11 +37,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
-	snsclient "github.com/cloudkinds/provider-aws-services/internal/clients/sns"
-	"github.com/cloudkinds/provider-aws-services/internal/conditions"
-	"github.com/cloudkinds/provider-aws-services/internal/ownership"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/awserrors"
+	snsclient "github.com/cloudkinds/provider-aws-services/internal/aws/sns"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/conditions"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
 
 // fakeSNS answers GetSubscriptionAttributes with attrs (or getErr), lists

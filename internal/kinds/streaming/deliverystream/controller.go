@@ -37,19 +37,19 @@ import (
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/awserrors"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/budget"
-	fh "github.com/cloudkinds/provider-aws-services/internal/clients/firehose"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/metadata"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
-	"github.com/cloudkinds/provider-aws-services/internal/conditions"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/managedoptions"
-	"github.com/cloudkinds/provider-aws-services/internal/controller/setup"
-	"github.com/cloudkinds/provider-aws-services/internal/initprovider"
-	"github.com/cloudkinds/provider-aws-services/internal/ownership"
-	"github.com/cloudkinds/provider-aws-services/internal/persist"
-	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/awserrors"
+	fh "github.com/cloudkinds/provider-aws-services/internal/aws/firehose"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/tags"
+	"github.com/cloudkinds/provider-aws-services/internal/kube/persist"
+	"github.com/cloudkinds/provider-aws-services/internal/kube/secretkey"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/conditions"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/initprovider"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/managedoptions"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/metadata"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
 
 const (
@@ -92,7 +92,7 @@ var states = conditions.StateMap{
 // Kind registers the kind with the provider: its API, and the AWS
 // operation that creates its resources, which AWS refuses when the name
 // exists, so a new object creates before it looks.
-var Kind = setup.Registration{
+var Kind = reconciler.Registration{
 	GroupVersionKind: v1alpha1.DeliveryStreamGroupVersionKind,
 	Create:           budget.Operation{Service: firehose.ServiceID, Name: "CreateDeliveryStream"},
 	CreatesFirst:     true,
@@ -100,15 +100,15 @@ var Kind = setup.Registration{
 }
 
 // Setup adds the DeliveryStream controller to the manager.
-func Setup(mgr ctrl.Manager, o controller.Options, shared setup.Shared) error {
-	return setup.Add(mgr, o, shared, setup.Kind[*v1alpha1.DeliveryStream]{
+func Setup(mgr ctrl.Manager, o controller.Options, shared reconciler.Shared) error {
+	return reconciler.Add(mgr, o, shared, reconciler.Kind[*v1alpha1.DeliveryStream]{
 		Tagged:          true,
 		Registration:    Kind,
 		Object:          &v1alpha1.DeliveryStream{},
 		List:            &v1alpha1.DeliveryStreamList{},
 		SentAnnotations: []string{AnnotationAccessKeyFingerprint, AnnotationAccessKeySecretVersion, AnnotationBufferingHintsSent},
 		Region:          func(mg *v1alpha1.DeliveryStream) *string { return mg.Spec.ForProvider.Region },
-		External: func(c setup.Connection) ownership.ExternalClient[*v1alpha1.DeliveryStream] {
+		External: func(c reconciler.Connection) ownership.ExternalClient[*v1alpha1.DeliveryStream] {
 			return &external{client: awsconfig.ClientFor(c.Session, firehose.NewFromConfig), kube: c.Kube, session: c.Session, ownerTags: c.OwnerTags, left: c.Left, secrets: secretkey.NewReader(c.Kube, shared.Fingerprints)}
 		},
 		Metadata: func(mg *v1alpha1.DeliveryStream) *common.ResourceMetadata {
@@ -142,7 +142,7 @@ type external struct {
 	session   *awsconfig.Session
 	secrets   *secretkey.Reader
 	ownerTags func(resource.Managed) map[string]string
-	// left tells what a deletion leaves on AWS (setup.Connection.Left).
+	// left tells what a deletion leaves on AWS (reconciler.Connection.Left).
 	left func(resource.Managed, string)
 
 	// What the last Observe found, for ownership.

@@ -25,7 +25,7 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
-	"github.com/cloudkinds/provider-aws-services/internal/ownership"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/firehose"
@@ -46,11 +46,11 @@ import (
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/awsconfig"
-	fh "github.com/cloudkinds/provider-aws-services/internal/clients/firehose"
-	"github.com/cloudkinds/provider-aws-services/internal/clients/tags"
-	"github.com/cloudkinds/provider-aws-services/internal/conditions"
-	"github.com/cloudkinds/provider-aws-services/internal/secretkey"
+	fh "github.com/cloudkinds/provider-aws-services/internal/aws/firehose"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/tags"
+	"github.com/cloudkinds/provider-aws-services/internal/kube/secretkey"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/conditions"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
 )
 
 // mockAPI is the Firehose API with one function per call a test expects;
