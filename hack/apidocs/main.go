@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	extv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -20,13 +21,20 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/cloudkinds/provider-aws-services/internal/aws/connection"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/provider"
+	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 )
 
 func main() {
 	crds := flag.String("crds", "package/crds", "folder of CRDs")
 	out := flag.String("out", "docs/api", "folder to write the reference to")
+	quotas := flag.String("quotas", "docs/quotas.md", "page whose marked table of quotas to write from quota.Table")
 	flag.Parse()
+
+	if err := writeQuotas(*quotas); err != nil {
+		log.Fatal(err)
+	}
 
 	files, err := filepath.Glob(filepath.Join(*crds, "*.yaml"))
 	if err != nil || len(files) == 0 {
@@ -168,4 +176,53 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// The marks around the table of quotas in the page of quotas, which
+// writeQuotas writes between.
+const (
+	quotasBegin = "<!-- The table is quota.Table's, written by make generate: do not edit. -->\n"
+	quotasEnd   = "<!-- End of quota.Table. -->\n"
+)
+
+// writeQuotas writes quota.Table into the page at path, between its marks.
+func writeQuotas(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	page := string(b)
+	begin, end := strings.Index(page, quotasBegin), strings.Index(page, quotasEnd)
+	if begin < 0 || end < begin {
+		return fmt.Errorf("%s has no marks %q and %q to write the quotas between", path, quotasBegin, quotasEnd)
+	}
+	var t strings.Builder
+	t.WriteString(quotasBegin)
+	fmt.Fprintf(&t, "| service | operation | quota (calls/s per account and region) | provider's budget at %.0f %% | source |\n|---|---|---|---|---|\n", budget.DefaultShare*100)
+	for _, q := range quota.Table {
+		op, figure := "`"+q.Name+"`", strconv.FormatFloat(q.PerSecond, 'f', -1, 64)
+		if q.Name == quota.Every {
+			op = "every other"
+			if alone(q.Service) {
+				op = "every"
+			}
+		}
+		if q.Assumed {
+			figure += ", assumed"
+		}
+		fmt.Fprintf(&t, "| %s | %s | %s | %s | %s |\n", q.Service, op, figure, strconv.FormatFloat(q.PerSecond*budget.DefaultShare, 'f', -1, 64), q.Source)
+	}
+	page = page[:begin] + t.String() + page[end:]
+	return os.WriteFile(path, []byte(page), 0o644) //nolint:gosec // a page of the docs
+}
+
+// alone reports whether the service's only quota is its Every row.
+func alone(service string) bool {
+	n := 0
+	for _, q := range quota.Table {
+		if q.Service == service {
+			n++
+		}
+	}
+	return n == 1
 }

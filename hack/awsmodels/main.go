@@ -47,6 +47,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 )
 
 // A service is an AWS service the provider calls, and where its operations
@@ -58,8 +60,6 @@ type service struct {
 	// ops are the operations when no file of ours lists them (STS, which
 	// the SDK's credential providers call).
 	ops []string
-	// botocore is the service's directory under botocore/data.
-	botocore string
 	// serviceID is the name the SDK gives the service in
 	// smithy.OperationError.ServiceID and awsmiddleware.GetServiceID (the
 	// ServiceID constant of its api_client.go); the model's
@@ -68,15 +68,15 @@ type service struct {
 }
 
 var services = []service{
-	{file: "internal/aws/firehose/firehose.go", botocore: "firehose", serviceID: "Firehose"},
-	{file: "internal/aws/sns/sns.go", botocore: "sns", serviceID: "SNS"},
-	{file: "internal/aws/sagemaker/sagemaker.go", botocore: "sagemaker", serviceID: "SageMaker"},
-	{file: "internal/aws/eventbridge/eventbridge.go", botocore: "events", serviceID: "EventBridge"},
-	{file: "internal/aws/agentcore/agentcore.go", botocore: "bedrock-agentcore-control", serviceID: "Bedrock AgentCore Control"},
+	{file: "internal/aws/firehose/firehose.go", serviceID: "Firehose"},
+	{file: "internal/aws/sns/sns.go", serviceID: "SNS"},
+	{file: "internal/aws/sagemaker/sagemaker.go", serviceID: "SageMaker"},
+	{file: "internal/aws/eventbridge/eventbridge.go", serviceID: "EventBridge"},
+	{file: "internal/aws/agentcore/agentcore.go", serviceID: "Bedrock AgentCore Control"},
 	// The SDK's credential providers (stscreds: AssumeRole, and
 	// AssumeRoleWithWebIdentity for web identities), and GetCallerIdentity,
 	// which awsconfig calls with the credentials they make.
-	{ops: []string{"AssumeRole", "AssumeRoleWithWebIdentity", "GetCallerIdentity"}, botocore: "sts", serviceID: "STS"},
+	{ops: []string{"AssumeRole", "AssumeRoleWithWebIdentity", "GetCallerIdentity"}, serviceID: "STS"},
 }
 
 func main() {
@@ -106,15 +106,19 @@ func main() {
 				log.Fatal(err)
 			}
 		}
-		m, apiVersion, err := loadModel(filepath.Join(dir, "data"), s.botocore)
+		svc, known := quota.ServiceOf(s.serviceID)
+		if !known {
+			log.Fatalf("%s is not among quota.Services, which name its botocore model", s.serviceID)
+		}
+		m, apiVersion, err := loadModel(filepath.Join(dir, "data"), svc.Botocore)
 		if err != nil {
 			log.Fatalf("botocore %s: %v", version, err)
 		}
 		if m.Metadata.ServiceID != s.serviceID {
 			log.Fatalf("botocore %s: the model of %s names the service %q, not %q: is the SDK's ServiceID still %q?",
-				version, s.botocore, m.Metadata.ServiceID, s.serviceID, s.serviceID)
+				version, svc.Botocore, m.Metadata.ServiceID, s.serviceID, s.serviceID)
 		}
-		models = append(models, s.botocore+"/"+apiVersion)
+		models = append(models, svc.Botocore+"/"+apiVersion)
 		for _, op := range ops {
 			errs, err := m.errorsOf(op)
 			if err != nil {
@@ -122,7 +126,7 @@ func main() {
 				if s.file == "" {
 					where = "the operations hack/awsmodels lists for " + s.serviceID
 				}
-				log.Fatalf("botocore %s, %s/%s: %v (it is in %s)", version, s.botocore, apiVersion, err, where)
+				log.Fatalf("botocore %s, %s/%s: %v (it is in %s)", version, svc.Botocore, apiVersion, err, where)
 			}
 			modeled[s.serviceID+":"+op] = errs
 		}

@@ -33,6 +33,7 @@ import (
 
 	"github.com/cloudkinds/provider-aws-services/internal/provider/readiness"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 )
 
@@ -110,9 +111,9 @@ func TestKubeRateLimiterGrowsWithTheAccounts(t *testing.T) {
 	l := KubeRateLimiter(b)
 	per, _ := KubeRate(b)
 	got := []float32{l.QPS()}
-	op := budget.Operation{Service: "Firehose", Name: "CreateDeliveryStream"}
+	op := quota.Operation{Service: "Firehose", Name: "CreateDeliveryStream"}
 	for _, scope := range []string{"111122223333", "444455556666", "111122223333 at https://tenant.example"} {
-		b.Reserve(budget.Reservation{Scope: scope, Region: "us-east-1", Namespace: "team-a", Name: "s", Ops: []budget.Operation{op}, Class: budget.Change}, 0)
+		b.Reserve(budget.Reservation{Scope: scope, Region: "us-east-1", Namespace: "team-a", Name: "s", Ops: []quota.Operation{op}, Class: budget.Change}, 0)
 		got = append(got, l.QPS())
 	}
 	if diff := cmp.Diff([]float32{per, per, 2 * per, 3 * per}, got); diff != "" {

@@ -32,8 +32,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/cloudkinds/provider-aws-services/apis"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/provider/importer"
-	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 	"github.com/cloudkinds/provider-aws-services/test/emulator/snapshot"
 	"github.com/cloudkinds/provider-aws-services/test/workload"
@@ -90,8 +90,8 @@ func TestEveryKindIsRegisteredEverywhere(t *testing.T) {
 			if !examples[gvk.GroupVersion().String()+"/"+gvk.Kind] {
 				t.Errorf("no manifest in examples/ of apiVersion %s, kind %s", gvk.GroupVersion(), gvk.Kind)
 			}
-			if _, source := (budget.Quotas{}).Quota(k.Create); source == "unpublished" && !budget.UnpublishedServices[k.Create.Service] {
-				t.Errorf("the quotas know nothing of %s: add it to budget.Published, or its service to budget.UnpublishedServices", k.Create)
+			if _, known := quota.Of(k.Create); !known {
+				t.Errorf("quota.Table knows nothing of %s: add its quota, or its service's (assumed when AWS publishes none)", k.Create)
 			}
 			if !slices.Contains(workload.Kinds, gvk.Kind) {
 				t.Errorf("not among the chaos and scale tests' workloads (workload.Kinds)")
@@ -126,7 +126,7 @@ func TestEveryKindIsRegisteredEverywhere(t *testing.T) {
 
 // understood checks that the emulator understands op, from the request the
 // SDK sends for it.
-func understood(t *testing.T, url string, em *emulator.Server, op budget.Operation) {
+func understood(t *testing.T, url string, em *emulator.Server, op quota.Operation) {
 	t.Helper()
 	snap, err := snapshot.Read(snapshot.Module(op.Service), op.Name)
 	if errors.Is(err, snapshot.ErrNone) {
@@ -136,7 +136,7 @@ func understood(t *testing.T, url string, em *emulator.Server, op budget.Operati
 	if err != nil {
 		t.Fatal(err)
 	}
-	status, body, err := snapshot.Replay(url, snapshot.SigningName(op.Service), snap)
+	status, body, err := snapshot.Replay(url, quota.SigningName(op.Service), snap)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,6 +44,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/kube/sweep"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/shard"
@@ -57,7 +58,7 @@ type Registration struct {
 	GroupVersionKind schema.GroupVersionKind
 	// Create is the AWS operation that creates the kind's resources: the
 	// budgets size the Kubernetes client's rate by it.
-	Create budget.Operation
+	Create quota.Operation
 	// CreatesFirst is true for the kinds whose create AWS refuses when the
 	// identity exists: a new object calls Create before any look
 	// (ownership.Kind.CreatesFirst), and its first reconcile takes a turn
@@ -121,7 +122,7 @@ type Kind[MR Object[MR]] struct {
 	// periodic polls, and the budget middleware counts any other call an
 	// Observe makes (metrics.UndeclaredObserveCalls), which the tests
 	// require to be none.
-	ObserveCalls func(MR, *awsconfig.Session) []budget.Operation
+	ObserveCalls func(MR, *awsconfig.Session) []quota.Operation
 	// ReadyAtCreate says that AWS's answer to a create shows the resource
 	// usable, and that Create sets from it all of status.atProvider that
 	// Observe would: the object is then Ready at the Observe after the

@@ -35,7 +35,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/readyatcreate"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/relook"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/resolver"
-	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
 
@@ -127,7 +127,7 @@ func finding(mg resource.Managed) relook.Finding {
 // kind's Observe found passes through it (LastObserved, promoted).
 type declaredObserve[MR resource.Managed] struct {
 	ownership.ExternalClient[MR]
-	calls func(MR) []budget.Operation
+	calls func(MR) []quota.Operation
 }
 
 func (d declaredObserve[MR]) Observe(ctx context.Context, mg MR) (managed.ExternalObservation, error) {

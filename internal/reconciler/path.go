@@ -48,6 +48,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/relook"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/resolver"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
@@ -223,7 +224,7 @@ func (p *path[MR]) gate(r reconcile.Reconciler) reconcile.Reconciler {
 			share := s.Share(mg.GetNamespace())
 			r := budget.Reservation{Scope: s.Scope(), Region: s.Region, Weight: share.Weight, Cap: share.Cap, Ops: p.kind.ObserveCalls(mg, s)}
 			if p.kind.CreatesFirst && p.owners.CreatesFirst(ctx, mg, place(s)) {
-				r.Ops = []budget.Operation{p.kind.Create}
+				r.Ops = []quota.Operation{p.kind.Create}
 			}
 			return r, nil
 		},
@@ -251,11 +252,11 @@ func (p *path[MR]) deletionCallsNothing(ctx context.Context, mg MR) bool {
 // every create needs a look in the budgets the polls use soon after it. A
 // backlog of new objects is then Ready as fast as the budgets allow, and the
 // polls of those already Ready come after it.
-func (p *path[MR]) pollsBehind() []budget.Operation {
+func (p *path[MR]) pollsBehind() []quota.Operation {
 	if !p.kind.CreatesFirst || p.kind.ReadyAtCreate {
 		return nil
 	}
-	return []budget.Operation{p.kind.Create}
+	return []quota.Operation{p.kind.Create}
 }
 
 // 3. The ceiling of --max-reconcile-rate, when a user sets one, the count
@@ -330,7 +331,7 @@ func (p *path[MR]) kindClient(s *awsconfig.Session) ownership.ExternalClient[MR]
 	if p.kind.ObserveCalls == nil {
 		return c
 	}
-	return declaredObserve[MR]{ExternalClient: c, calls: func(mg MR) []budget.Operation { return p.kind.ObserveCalls(mg, s) }}
+	return declaredObserve[MR]{ExternalClient: c, calls: func(mg MR) []quota.Operation { return p.kind.ObserveCalls(mg, s) }}
 }
 
 // left tells what mg's deletion left on AWS: a Warning Event on mg, which

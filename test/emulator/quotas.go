@@ -19,27 +19,17 @@ package emulator
 import (
 	"strings"
 	"time"
+
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 )
 
-// PublishedQuotas are AWS's published per-account, per-region rate quotas of
-// the operations of the five services, in calls per second, keyed
-// "service:Operation", "service:*" for every other operation of a service.
-// Sources: Amazon Data Firehose developer guide, Quotas (every control API 5
-// per second, not adjustable); Amazon EventBridge user guide, quotas
-// (CreateEndpoint, UpdateEndpoint, DeleteEndpoint 5 per second, its other
-// APIs 50); Amazon SNS API reference and quotas (Subscribe and Unsubscribe
-// 100 per second, ListSubscriptionsByTopic 30). SageMaker and AgentCore
-// publish no per-operation figure for these operations: none is enforced.
-var PublishedQuotas = map[string]float64{
-	"firehose:*":                   5,
-	"events:CreateEndpoint":        5,
-	"events:UpdateEndpoint":        5,
-	"events:DeleteEndpoint":        5,
-	"events:*":                     50,
-	"sns:Subscribe":                100,
-	"sns:Unsubscribe":              100,
-	"sns:ListSubscriptionsByTopic": 30,
-}
+// PublishedQuotas are AWS's published per-account, per-region rate quotas
+// of the five services' operations, in calls per second, keyed as the
+// emulator names operations, "service:Operation" ("sns:Subscribe"), with
+// "service:*" for every other operation of a service: quota.Table's rows
+// that AWS publishes, which it enforces (the ones the provider assumes it
+// does not).
+var PublishedQuotas = quota.EmulatorKeys()
 
 // A bucket is a token bucket of one operation in one region: AWS refills a
 // quota continuously, up to a burst of one second's worth.

@@ -28,6 +28,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 )
 
@@ -48,14 +49,14 @@ func TestSpentBudgetStretchesItsOwnKind(t *testing.T) {
 	eventually(t, 30*time.Second, "stream Ready", func() error { return isReady(t, stream) })
 	eventually(t, 30*time.Second, "subscription Ready", func() error { return isReady(t, sub) })
 
-	describe := budget.Operation{Service: "Firehose", Name: "DescribeDeliveryStream"}
+	describe := quota.Operation{Service: "Firehose", Name: "DescribeDeliveryStream"}
 	session, err := s.sessions.Session(context.Background(), stream, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	deferred := testutil.ToFloat64(metrics.DeferredPolls.WithLabelValues("DeliveryStream"))
 	// The polls of the stream's own namespace: the namespaces take turns.
-	spent := budget.Reservation{Scope: session.Scope(), Region: session.Region, Namespace: ns, Ops: []budget.Operation{describe}, Class: budget.Poll}
+	spent := budget.Reservation{Scope: session.Scope(), Region: session.Region, Namespace: ns, Ops: []quota.Operation{describe}, Class: budget.Poll}
 	for wait := time.Duration(0); wait < 15*time.Second; {
 		wait = s.budgets.Reserve(spent, 0)
 	}

@@ -37,6 +37,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	apisv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 )
 
@@ -60,7 +61,7 @@ func TestOneTeamsFloodNeverStallsAnother(t *testing.T) {
 		flood  = 60
 		rate   = 2.0 // creates a second
 	)
-	createOp := budget.Operation{Service: "Firehose", Name: "CreateDeliveryStream"}
+	createOp := quota.Operation{Service: "Firehose", Name: "CreateDeliveryStream"}
 
 	streams := make([]*v1alpha1.DeliveryStream, 0, flood)
 	for i := range flood {
@@ -216,7 +217,7 @@ func TestNamespaceSharesThroughTheGate(t *testing.T) {
 	}}
 	create(t, pc)
 	ref := &xpv2.ProviderConfigReference{Kind: apisv1alpha1.ClusterProviderConfigKind, Name: pc.Name}
-	createOp := budget.Operation{Service: "Firehose", Name: "CreateDeliveryStream"}
+	createOp := quota.Operation{Service: "Firehose", Name: "CreateDeliveryStream"}
 	streamsOf := func(ns string) []*v1alpha1.DeliveryStream {
 		ensureNamespace(t, ns)
 		out := make([]*v1alpha1.DeliveryStream, 0, n)

@@ -42,6 +42,7 @@ import (
 	agentcorev1alpha1 "github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/provider/importer"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
@@ -305,7 +306,7 @@ func TestImportPrintsWhatNoObjectManages(t *testing.T) {
 	// list call per kind, a tag read per resource of a kind AWS tags, a
 	// describe per stream.
 	for op := range sc.result.Calls {
-		if (budget.Operation{Name: strings.SplitN(op, ":", 2)[1]}).Write() {
+		if (quota.Operation{Name: strings.SplitN(op, ":", 2)[1]}).Write() {
 			t.Errorf("the import called %s, which changes AWS", op)
 		}
 	}

@@ -41,6 +41,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/conditions"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/relook"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 )
 
@@ -99,7 +100,7 @@ type GateOptions[MR resource.ModernManaged] struct {
 	// Behind are the operations whose reserved changes every poll waits
 	// behind (budget.Budgets.Reserve): the create of a kind AWS creates
 	// asynchronously, each of which needs a look soon after it.
-	Behind []budget.Operation
+	Behind []quota.Operation
 	// Relook times the first look after a create; nil for a kind Ready at
 	// create.
 	Relook *relook.Schedule
@@ -411,7 +412,7 @@ func (g *Gate[MR]) sayWaiting(mg MR, t *turn) {
 
 // logPacing logs when the kind's polls begin to wait for their budgets, and
 // when none has waited for backWithin.
-func (g *Gate[MR]) logPacing(deferred bool, ops []budget.Operation, wait time.Duration) {
+func (g *Gate[MR]) logPacing(deferred bool, ops []quota.Operation, wait time.Duration) {
 	now := g.Clock.Now()
 	g.mu.Lock()
 	var changed bool

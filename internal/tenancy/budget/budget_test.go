@@ -26,6 +26,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	clocktesting "k8s.io/utils/clock/testing"
 )
 
@@ -46,19 +48,22 @@ func TestQuota(t *testing.T) {
 			op: describe, want: 5, source: "published", rate: 4,
 		},
 		"EventBridgeWrite": {
-			op: Operation{"EventBridge", "UpdateEndpoint"}, want: 5, source: "published", rate: 4,
+			op: Operation{Service: "EventBridge", Name: "UpdateEndpoint"}, want: 5, source: "published", rate: 4,
 		},
 		"EventBridgeOther": {
-			op: Operation{"EventBridge", "DescribeEndpoint"}, want: 50, source: "published", rate: 40,
+			op: Operation{Service: "EventBridge", Name: "DescribeEndpoint"}, want: 50, source: "published", rate: 40,
 		},
 		"SNSSubscribe": {
-			op: Operation{"SNS", "Subscribe"}, want: 100, source: "published", rate: 80,
+			op: Operation{Service: "SNS", Name: "Subscribe"}, want: 100, source: "published", rate: 80,
 		},
 		"SNSUnpublishedTakesItsLowest": {
-			op: Operation{"SNS", "GetSubscriptionAttributes"}, want: 30, source: "published", rate: 24,
+			op: Operation{Service: "SNS", Name: "GetSubscriptionAttributes"}, want: 30, source: "assumed", rate: 24,
 		},
 		"ServiceWithoutFigures": {
-			op: Operation{"SageMaker", "DescribeEndpointConfig"}, want: Unpublished, source: "unpublished", rate: 8,
+			op: Operation{Service: "SageMaker", Name: "DescribeEndpointConfig"}, want: 10, source: "assumed", rate: 8,
+		},
+		"ServiceTheTableDoesNotKnow": {
+			op: Operation{Service: "SQS", Name: "CreateQueue"}, want: quota.Default, source: "unknown", rate: 8,
 		},
 		"OverrideOfOperation": {
 			quotas: Quotas{Of: map[string]float64{"Firehose:DescribeDeliveryStream": 10}, Share: 0.5},
@@ -66,7 +71,7 @@ func TestQuota(t *testing.T) {
 		},
 		"OverrideOfServiceWinsOverPublishedOperation": {
 			quotas: Quotas{Of: map[string]float64{"EventBridge:*": 20}},
-			op:     Operation{"EventBridge", "CreateEndpoint"}, want: 20, source: "override", rate: 16,
+			op:     Operation{Service: "EventBridge", Name: "CreateEndpoint"}, want: 20, source: "override", rate: 16,
 		},
 	}
 	for name, tc := range cases {
@@ -116,18 +121,6 @@ func TestParseOverrides(t *testing.T) {
 	}
 }
 
-func TestWrite(t *testing.T) {
-	for op, want := range map[Operation]bool{
-		describe: false, create: true,
-		{"SNS", "ListSubscriptionsByTopic"}: false, {"SNS", "GetSubscriptionAttributes"}: false,
-		{"SNS", "Subscribe"}: true, {"SageMaker", "AddTags"}: true,
-	} {
-		if got := op.Write(); got != want {
-			t.Errorf("%s.Write(): got %v, want %v", op, got, want)
-		}
-	}
-}
-
 // reserve reserves a turn of the calls ops in account 111's us-east-1 for
 // a reconcile of name in namespace ns (anonymous when name is empty), taking
 // it when it is now.
@@ -159,7 +152,7 @@ func TestReserveSpreadsCalls(t *testing.T) {
 	others := map[string]Reservation{
 		"AnotherRegion":    {Scope: "111", Region: "eu-west-1", Namespace: "ns", Ops: []Operation{describe}},
 		"AnotherAccount":   {Scope: "222", Region: "us-east-1", Namespace: "ns", Ops: []Operation{describe}},
-		"AnotherOperation": {Scope: "111", Region: "us-east-1", Namespace: "ns", Ops: []Operation{{"SNS", "GetSubscriptionAttributes"}}},
+		"AnotherOperation": {Scope: "111", Region: "us-east-1", Namespace: "ns", Ops: []Operation{{Service: "SNS", Name: "GetSubscriptionAttributes"}}},
 	}
 	for name, r := range others {
 		if d := b.Reserve(r, time.Nanosecond); d != 0 {
@@ -170,7 +163,7 @@ func TestReserveSpreadsCalls(t *testing.T) {
 	// first of the lowest rate, ListTags here) and waits there; of the
 	// other it waits for the next free slot, not behind what queues there:
 	// queued in both, two reconciles could each wait for the other.
-	if d := reserve(b, "ns", "", Poll, []Operation{{"Firehose", "ListTagsForDeliveryStream"}, describe}); d != 250*time.Millisecond {
+	if d := reserve(b, "ns", "", Poll, []Operation{{Service: "Firehose", Name: "ListTagsForDeliveryStream"}, describe}); d != 250*time.Millisecond {
 		t.Errorf("Reserve of two operations: got %v, want 250ms (Describe's next free slot)", d)
 	}
 }
@@ -263,7 +256,7 @@ func TestPollsWaitBehindCreates(t *testing.T) {
 		}
 	}
 	c.Step(3 * time.Second)
-	if got := reserve(b, "ns", "", Poll, []Operation{{"Firehose", "ListTagsForDeliveryStream"}}, create); got != 0 {
+	if got := reserve(b, "ns", "", Poll, []Operation{{Service: "Firehose", Name: "ListTagsForDeliveryStream"}}, create); got != 0 {
 		t.Errorf("a poll once the creates had their slots: got %v, want 0", got)
 	}
 }

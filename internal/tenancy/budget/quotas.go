@@ -21,60 +21,13 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 )
 
-// An Operation is one AWS API operation, named as the SDK names it: its
-// service ID (such as "Firehose", "SNS") and operation ("DescribeDeliveryStream").
-type Operation struct {
-	Service, Name string
-}
-
-func (o Operation) String() string { return o.Service + ":" + o.Name }
-
-// Write reports whether the operation changes something: every operation
-// that does not describe, get or list.
-func (o Operation) Write() bool {
-	for _, read := range []string{"Describe", "Get", "List"} {
-		if strings.HasPrefix(o.Name, read) {
-			return false
-		}
-	}
-	return true
-}
-
-// Published are AWS's published rate quotas of the operations the provider
-// calls, in calls per second per account and region, keyed "Service:Operation"
-// with "Service:*" for every other operation of a service. Sources, in
-// docs/quotas.md: the Amazon Data Firehose developer guide, Quotas (every
-// control API 5 per second, not adjustable; the API reference says the same
-// of ListTagsForDeliveryStream, TagDeliveryStream and UntagDeliveryStream);
-// the Amazon EventBridge user guide, quotas (CreateEndpoint, UpdateEndpoint
-// and DeleteEndpoint 5 per second, every other API 50); the Amazon SNS API
-// reference (Subscribe and Unsubscribe are throttled at 100 per second,
-// ListSubscriptionsByTopic at 30).
-var Published = map[string]float64{
-	"Firehose:*":                   5,
-	"EventBridge:CreateEndpoint":   5,
-	"EventBridge:UpdateEndpoint":   5,
-	"EventBridge:DeleteEndpoint":   5,
-	"EventBridge:*":                50,
-	"SNS:Subscribe":                100,
-	"SNS:Unsubscribe":              100,
-	"SNS:ListSubscriptionsByTopic": 30,
-	// SNS publishes no figure for its other actions here; it is taken to
-	// be the lowest that SNS publishes for any action this provider calls.
-	"SNS:*": 30,
-}
-
-// Unpublished is the quota assumed for an operation of a service that
-// publishes none (SageMaker, Bedrock AgentCore Control): low enough that
-// AWS's own unpublished limits, which are higher for the describe and
-// create calls of both services, are not reached.
-const Unpublished = 10
-
-// UnpublishedServices are the services, as the SDK names them, known to
-// publish no rate quota: their operations are taken at Unpublished.
-var UnpublishedServices = map[string]bool{"SageMaker": true, "Bedrock AgentCore Control": true}
+// An Operation is one AWS API operation (quota.Operation); the budgets
+// are kept per operation.
+type Operation = quota.Operation
 
 // DefaultShare is the share of each quota the provider takes for itself,
 // leaving the rest to the account's other clients: pipelines, the console,
@@ -83,27 +36,30 @@ const DefaultShare = 0.8
 
 // Quotas are the rate quotas the provider keeps within.
 type Quotas struct {
-	// Of are quotas per operation, keyed like Published; they win over
-	// Published.
+	// Of are quotas per operation, keyed "Service:Operation" or
+	// "Service:*" as --aws-quota takes them; they win over quota.Table.
 	Of map[string]float64
 	// Share is the fraction of each quota the provider uses, in (0, 1].
 	Share float64
 }
 
 // Quota returns the quota of an operation, in calls per second, and where
-// it comes from: "override", "published" or "unpublished".
+// it comes from: "override" (Of), "published" or "assumed" (quota.Table's
+// row), or "unknown" (a service quota.Table does not know).
 func (q Quotas) Quota(op Operation) (float64, string) {
-	for _, key := range []string{op.String(), op.Service + ":*"} {
+	for _, key := range []string{op.String(), op.Service + ":" + quota.Every} {
 		if v, ok := q.Of[key]; ok {
 			return v, "override"
 		}
 	}
-	for _, key := range []string{op.String(), op.Service + ":*"} {
-		if v, ok := Published[key]; ok {
-			return v, "published"
-		}
+	row, known := quota.Of(op)
+	switch {
+	case !known:
+		return row.PerSecond, "unknown"
+	case row.Assumed:
+		return row.PerSecond, "assumed"
 	}
-	return Unpublished, "unpublished"
+	return row.PerSecond, "published"
 }
 
 // Rate is the provider's own rate of an operation: its share of the quota.

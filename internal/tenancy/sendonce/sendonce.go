@@ -37,7 +37,7 @@ import (
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/cloudkinds/provider-aws-services/internal/aws/awserrors"
-	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 )
 
 type creatingKey struct{}
@@ -77,7 +77,7 @@ func Middleware(stack *middleware.Stack) error {
 // change AWS: not a read, nor a call for credentials (STS), which make
 // nothing a create could make.
 func Changes(service, operation string) bool {
-	return service != "STS" && budget.Operation{Service: service, Name: operation}.Write()
+	return service != "STS" && quota.Operation{Service: service, Name: operation}.Write()
 }
 
 // NeverSent reports whether err says the call never reached AWS: no

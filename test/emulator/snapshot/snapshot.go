@@ -42,19 +42,6 @@ func Module(serviceID string) string {
 	return "github.com/aws/aws-sdk-go-v2/service/" + strings.ToLower(strings.ReplaceAll(serviceID, " ", ""))
 }
 
-// signingNames are the SigV4 signing names of the services whose name is
-// not their service ID, lowercased, without spaces.
-var signingNames = map[string]string{"EventBridge": "events", "Bedrock AgentCore Control": "bedrock-agentcore"}
-
-// SigningName is the name a service's requests are signed for, which tells
-// services of one protocol apart (SNS and STS).
-func SigningName(serviceID string) string {
-	if n, ok := signingNames[serviceID]; ok {
-		return n
-	}
-	return strings.ToLower(strings.ReplaceAll(serviceID, " ", ""))
-}
-
 // Read returns the request snapshot of operation op of module mod, from the
 // module cache.
 func Read(mod, op string) ([]byte, error) {

@@ -30,6 +30,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
+
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 )
 
@@ -44,7 +46,7 @@ import (
 // budgets are. A kind whose create AWS refuses when the name exists creates
 // first and reads nothing before; a create carries the tags, so no tag is
 // read until Ready.
-var minCalls = map[string]map[budget.Operation]int{
+var minCalls = map[string]map[quota.Operation]int{
 	// Firehose creates a stream asynchronously (CREATING, then ACTIVE): one
 	// describe after the create, at the earliest when AWS is done.
 	"DeliveryStream": {
@@ -87,7 +89,7 @@ var minCalls = map[string]map[budget.Operation]int{
 // APIKeyCredentialProviders have tags, so their tags are listed too; a
 // Subscription has its ARN, so it is not looked up by its topic. The
 // provider does not publish these, so they are restated here.
-var pollCalls = map[string][]budget.Operation{
+var pollCalls = map[string][]quota.Operation{
 	"DeliveryStream": {
 		{Service: firehose.ServiceID, Name: "DescribeDeliveryStream"},
 		{Service: firehose.ServiceID, Name: "ListTagsForDeliveryStream"},
@@ -113,7 +115,7 @@ var serviceIDs = map[string]string{
 
 // An opLoad is what a load asks of one operation's budget.
 type opLoad struct {
-	op     budget.Operation
+	op     quota.Operation
 	calls  int     // calls the load needs at least
 	rate   float64 // the budget, calls per second
 	source string  // of the quota: "published" or "unpublished"
@@ -131,7 +133,7 @@ func (l opLoad) time() time.Duration {
 // operation's budget until all are Ready, the longest first: the first is
 // the AWS bound and its binding operation.
 func awsLoads(counts map[string]int, q budget.Quotas) []opLoad {
-	calls := map[budget.Operation]int{}
+	calls := map[quota.Operation]int{}
 	for _, k := range kinds {
 		for op, n := range minCalls[k] {
 			calls[op] += counts[k] * n
@@ -159,7 +161,7 @@ func awsLoads(counts map[string]int, q budget.Quotas) []opLoad {
 func expectedPoll(counts map[string]int, poll time.Duration, q budget.Quotas) map[string]time.Duration {
 	out := map[string]time.Duration{}
 	for _, k := range kinds {
-		perLook := map[budget.Operation]int{}
+		perLook := map[quota.Operation]int{}
 		for _, op := range pollCalls[k] {
 			perLook[op]++
 		}

@@ -24,6 +24,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
+
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 )
 
@@ -107,7 +109,7 @@ func TestExpectedPoll(t *testing.T) {
 // TestNoSharedOperations checks what expectedPoll relies on: no two kinds
 // call the same operation, so each budget paces one kind's looks.
 func TestNoSharedOperations(t *testing.T) {
-	seen := map[budget.Operation]string{}
+	seen := map[quota.Operation]string{}
 	for kind, ops := range pollCalls {
 		for _, op := range ops {
 			if other, ok := seen[op]; ok && other != kind {

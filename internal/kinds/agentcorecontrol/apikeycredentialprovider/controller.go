@@ -44,6 +44,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/metadata"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
@@ -71,7 +72,7 @@ const (
 // exists, so a new object creates before it looks.
 var Kind = reconciler.Registration{
 	GroupVersionKind: v1alpha1.APIKeyCredentialProviderGroupVersionKind,
-	Create:           budget.Operation{Service: bedrockagentcorecontrol.ServiceID, Name: "CreateApiKeyCredentialProvider"},
+	Create:           quota.Operation{Service: bedrockagentcorecontrol.ServiceID, Name: "CreateApiKeyCredentialProvider"},
 	CreatesFirst:     true,
 	ConnectionKeys:   ac.ConnectionKeys,
 }
@@ -111,7 +112,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared reconciler.Shared) err
 // observeCalls are the calls an Observe of mg makes: the get, and the tag
 // list when tags.Listed says so, decided on mg as read, as Observe decides
 // it.
-func observeCalls(mg *v1alpha1.APIKeyCredentialProvider, s *awsconfig.Session) []budget.Operation {
+func observeCalls(mg *v1alpha1.APIKeyCredentialProvider, s *awsconfig.Session) []quota.Operation {
 	return budget.ObserveCalls(bedrockagentcorecontrol.ServiceID, "GetApiKeyCredentialProvider", "ListTagsForResource", tags.Listed(mg, wantTags(mg, s)))
 }
 

@@ -40,6 +40,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/initprovider"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/metadata"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
@@ -65,7 +66,7 @@ var states = conditions.StateMap{
 // exists, so a new object creates before it looks.
 var Kind = reconciler.Registration{
 	GroupVersionKind: v1alpha1.EndpointGroupVersionKind,
-	Create:           budget.Operation{Service: eventbridge.ServiceID, Name: "CreateEndpoint"},
+	Create:           quota.Operation{Service: eventbridge.ServiceID, Name: "CreateEndpoint"},
 	CreatesFirst:     true,
 	ConnectionKeys:   eb.ConnectionKeys,
 }
@@ -86,7 +87,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared reconciler.Shared) err
 		NameField: "spec.forProvider.name",
 		Name:      func(mg *v1alpha1.Endpoint) string { return mg.Spec.ForProvider.Name },
 		Noun:      "global endpoint",
-		ObserveCalls: func(*v1alpha1.Endpoint, *awsconfig.Session) []budget.Operation {
+		ObserveCalls: func(*v1alpha1.Endpoint, *awsconfig.Session) []quota.Operation {
 			return budget.ObserveCalls(eventbridge.ServiceID, "DescribeEndpoint", "", false)
 		},
 	})

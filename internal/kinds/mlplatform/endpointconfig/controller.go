@@ -41,6 +41,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/metadata"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
@@ -57,7 +58,7 @@ const (
 // exists, so a new object creates before it looks.
 var Kind = reconciler.Registration{
 	GroupVersionKind: v1alpha1.EndpointConfigGroupVersionKind,
-	Create:           budget.Operation{Service: sagemaker.ServiceID, Name: "CreateEndpointConfig"},
+	Create:           quota.Operation{Service: sagemaker.ServiceID, Name: "CreateEndpointConfig"},
 	CreatesFirst:     true,
 	ConnectionKeys:   sm.ConnectionKeys,
 }
@@ -87,7 +88,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared reconciler.Shared) err
 // observeCalls are the calls an Observe of mg makes: the describe, and the
 // tag list when tags.Listed says so, decided on mg as read, as Observe
 // decides it.
-func observeCalls(mg *v1alpha1.EndpointConfig, s *awsconfig.Session) []budget.Operation {
+func observeCalls(mg *v1alpha1.EndpointConfig, s *awsconfig.Session) []quota.Operation {
 	return budget.ObserveCalls(sagemaker.ServiceID, "DescribeEndpointConfig", "ListTags", tags.Listed(mg, wantTags(mg, s)))
 }
 

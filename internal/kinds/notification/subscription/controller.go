@@ -45,6 +45,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/initprovider"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/metadata"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
@@ -78,7 +79,7 @@ const (
 // first.
 var Kind = reconciler.Registration{
 	GroupVersionKind: v1alpha1.SubscriptionGroupVersionKind,
-	Create:           budget.Operation{Service: sns.ServiceID, Name: "Subscribe"},
+	Create:           quota.Operation{Service: sns.ServiceID, Name: "Subscribe"},
 	ConnectionKeys:   snsclient.ConnectionKeys,
 }
 
@@ -96,12 +97,12 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared reconciler.Shared) err
 			return &external{client: awsconfig.ClientFor(c.Session, sns.NewFromConfig), session: c.Session, left: c.Left, holdsClaim: c.HoldsClaim}
 		},
 		Noun: "subscription",
-		ObserveCalls: func(mg *v1alpha1.Subscription, _ *awsconfig.Session) []budget.Operation {
+		ObserveCalls: func(mg *v1alpha1.Subscription, _ *awsconfig.Session) []quota.Operation {
 			ops := budget.ObserveCalls(sns.ServiceID, "GetSubscriptionAttributes", "", false)
 			if meta.GetExternalName(mg) == "" {
 				// Without its ARN, Observe looks the subscription up
 				// among its topic's.
-				ops = append(ops, budget.Operation{Service: sns.ServiceID, Name: "ListSubscriptionsByTopic"})
+				ops = append(ops, quota.Operation{Service: sns.ServiceID, Name: "ListSubscriptionsByTopic"})
 			}
 			return ops
 		},

@@ -48,6 +48,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/metadata"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
@@ -94,7 +95,7 @@ var states = conditions.StateMap{
 // exists, so a new object creates before it looks.
 var Kind = reconciler.Registration{
 	GroupVersionKind: v1alpha1.DeliveryStreamGroupVersionKind,
-	Create:           budget.Operation{Service: firehose.ServiceID, Name: "CreateDeliveryStream"},
+	Create:           quota.Operation{Service: firehose.ServiceID, Name: "CreateDeliveryStream"},
 	CreatesFirst:     true,
 	ConnectionKeys:   fh.ConnectionKeys,
 }
@@ -130,7 +131,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared reconciler.Shared) err
 // observeCalls are the calls an Observe of mg makes: the describe, and the
 // tag list when tags.Listed says so, decided on mg as read, as Observe
 // decides it.
-func observeCalls(mg *v1alpha1.DeliveryStream, s *awsconfig.Session) []budget.Operation {
+func observeCalls(mg *v1alpha1.DeliveryStream, s *awsconfig.Session) []quota.Operation {
 	return budget.ObserveCalls(firehose.ServiceID, "DescribeDeliveryStream", "ListTagsForDeliveryStream", tags.Listed(mg, wantTags(mg, s)))
 }
 
