@@ -28,6 +28,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/cloudkinds/provider-aws-services/internal/aws/awserrors"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/connect"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/finalizer"
@@ -35,7 +36,6 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/readyatcreate"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/relook"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/resolver"
-	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
 

@@ -37,6 +37,7 @@ import (
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	ac "github.com/cloudkinds/provider-aws-services/internal/aws/agentcore"
 	"github.com/cloudkinds/provider-aws-services/internal/aws/awserrors"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/aws/tags"
 	"github.com/cloudkinds/provider-aws-services/internal/kube/persist"
 	"github.com/cloudkinds/provider-aws-services/internal/kube/secretkey"
@@ -44,7 +45,6 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/metadata"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
-	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )

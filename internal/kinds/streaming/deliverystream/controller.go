@@ -39,6 +39,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/aws/awserrors"
 	fh "github.com/cloudkinds/provider-aws-services/internal/aws/firehose"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/aws/tags"
 	"github.com/cloudkinds/provider-aws-services/internal/kube/persist"
 	"github.com/cloudkinds/provider-aws-services/internal/kube/secretkey"
@@ -48,7 +49,6 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/metadata"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
-	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
