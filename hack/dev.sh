@@ -141,10 +141,11 @@ up() {
 
   say "applying the ClusterProviderConfig that points at the emulator (for namespaces default and team-a only), and the examples"
   sed "s|http://127.0.0.1:4566|http://$emulator_addr|" "$root/examples/providerconfig/clusterproviderconfig.yaml" | k apply -f - >/dev/null
-  for f in "$root"/examples/{streaming,notification,eventbus,mlplatform,agentcorecontrol}/*.yaml; do
-    k apply -f "$f" >/dev/null || fail "cannot apply $f"
-    echo "    applied ${f#"$root"/}"
-  done
+  # Each kind's example, as the provider lists its kinds.
+  while IFS=$'\t' read -r kind example; do
+    k apply -f "$root/$example" >/dev/null || fail "cannot apply $example ($kind)"
+    echo "    applied $example"
+  done < <("$bin/provider" kinds)
 
   wait_managed_ready
   echo

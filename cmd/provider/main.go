@@ -21,10 +21,12 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	runtimedebug "runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/alecthomas/kingpin/v2"
@@ -69,7 +71,7 @@ import (
 
 func main() {
 	var (
-		app = kingpin.New(filepath.Base(os.Args[0]), "Crossplane provider for AgentCore API-key credential providers, SageMaker endpoint configurations, SNS subscriptions, Firehose delivery streams and EventBridge global endpoints.").DefaultEnvars()
+		app = kingpin.New(filepath.Base(os.Args[0]), "Crossplane provider for "+kindsTold()+".").DefaultEnvars()
 
 		debug            = app.Flag("debug", "Run with debug logging.").Short('d').Bool()
 		syncInterval     = app.Flag("sync", "How often all resources are resynced from the cache.").Short('s').Default("1h").Duration()
@@ -98,11 +100,18 @@ func main() {
 		enableChangeLogs, changelogsSocketPath = changelogs.Flags(app)
 	)
 	// The provider runs when no command is named, as its package's
-	// deployment starts it; import is the one other command.
+	// deployment starts it; import is the one other command for users.
 	app.Command("run", "Run the provider's controllers (the default).").Default()
 	importCmd := newImportCommand(app, awsQuotas, awsQuotaShare)
-	if kingpin.MustParse(app.Parse(os.Args[1:])) == importCmd.FullCommand() {
+	kindsCmd := app.Command("kinds", "Print each kind and its example manifest, a line each, for make dev.").Hidden()
+	switch kingpin.MustParse(app.Parse(os.Args[1:])) {
+	case importCmd.FullCommand():
 		os.Exit(importCmd.run())
+	case kindsCmd.FullCommand():
+		for _, k := range awscontroller.Kinds() {
+			fmt.Printf("%s\t%s\n", k.GroupVersionKind.Kind, k.Example)
+		}
+		return
 	}
 
 	if os.Getenv("GOGC") == "" {
@@ -319,4 +328,18 @@ func providerNamespace(given string) string {
 		return string(bytes.TrimSpace(b))
 	}
 	return "default"
+}
+
+// kindsTold names the provider's kinds for its help: "Firehose delivery
+// streams, SNS subscriptions and …".
+func kindsTold() string {
+	ks := awscontroller.Kinds()
+	told := make([]string, 0, len(ks))
+	for _, k := range ks {
+		told = append(told, k.Create.Service+" "+k.Noun+"s")
+	}
+	if len(told) < 2 {
+		return strings.Join(told, "")
+	}
+	return strings.Join(told[:len(told)-1], ", ") + " and " + told[len(told)-1]
 }

@@ -2,7 +2,7 @@
 // per CRD, from the generated CRDs: the field tables carry the types'
 // documentation and validations, so the reference never drifts from the API.
 // A managed kind's page also lists the keys of its connection Secret, from
-// the keys its service's package declares (reconciler.Registration.ConnectionKeys),
+// the keys its service's package declares (reconciler.Kind.ConnectionKeys),
 // which are those its controller publishes.
 package main
 
@@ -30,9 +30,13 @@ func main() {
 	crds := flag.String("crds", "package/crds", "folder of CRDs")
 	out := flag.String("out", "docs/api", "folder to write the reference to")
 	quotas := flag.String("quotas", "docs/quotas.md", "page whose marked table of quotas to write from quota.Table")
+	kindsPage := flag.String("readme", "README.md", "page whose marked table of kinds to write from the provider's kinds")
 	flag.Parse()
 
 	if err := writeQuotas(*quotas); err != nil {
+		log.Fatal(err)
+	}
+	if err := writeKinds(*kindsPage); err != nil {
 		log.Fatal(err)
 	}
 
@@ -47,7 +51,7 @@ func main() {
 		log.Fatal(err)
 	}
 	keys := map[schema.GroupKind]connection.Keys{}
-	for _, r := range provider.Registrations() {
+	for _, r := range provider.Kinds() {
 		keys[r.GroupVersionKind.GroupKind()] = r.ConnectionKeys
 	}
 	index := make([]string, 0, len(files))
@@ -178,26 +182,47 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// The marks around the table of quotas in the page of quotas, which
-// writeQuotas writes between.
+// The marks around the generated tables in hand-written pages, which
+// between writes between.
 const (
 	quotasBegin = "<!-- The table is quota.Table's, written by make generate: do not edit. -->\n"
 	quotasEnd   = "<!-- End of quota.Table. -->\n"
+	kindsBegin  = "<!-- The table is the provider's kinds (internal/provider/kinds.go), written by make generate: do not edit. -->\n"
+	kindsEnd    = "<!-- End of the kinds. -->\n"
 )
 
-// writeQuotas writes quota.Table into the page at path, between its marks.
-func writeQuotas(path string) error {
+// between writes table between the marks begin and end of the page at path.
+func between(path, begin, end, table string) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
 	page := string(b)
-	begin, end := strings.Index(page, quotasBegin), strings.Index(page, quotasEnd)
-	if begin < 0 || end < begin {
-		return fmt.Errorf("%s has no marks %q and %q to write the quotas between", path, quotasBegin, quotasEnd)
+	i, j := strings.Index(page, begin), strings.Index(page, end)
+	if i < 0 || j < i {
+		return fmt.Errorf("%s has no marks %q and %q to write a table between", path, begin, end)
 	}
+	return os.WriteFile(path, []byte(page[:i]+begin+table+page[j:]), 0o644) //nolint:gosec // a page of the docs
+}
+
+// writeKinds writes the table of the provider's kinds into the page at path.
+func writeKinds(path string) error {
 	var t strings.Builder
-	t.WriteString(quotasBegin)
+	t.WriteString("| Kind | API group (`v1alpha1`) | AWS service | External name |\n|---|---|---|---|\n")
+	for _, k := range provider.Kinds() {
+		name := "`" + strings.TrimPrefix(k.NameField, "spec.") + "`"
+		if k.NameField == "" {
+			name = "the ARN `" + k.Create.Name + "` returns"
+		}
+		fmt.Fprintf(&t, "| %s | %s | %s | %s |\n", k.GroupVersionKind.Kind, k.GroupVersionKind.Group, k.Create.Service, name)
+	}
+	t.WriteString("| ProviderConfig (namespaced), ClusterProviderConfig, ProviderConfigUsage | aws.services.k8s.aws | — | — |\n")
+	return between(path, kindsBegin, kindsEnd, t.String())
+}
+
+// writeQuotas writes quota.Table into the page at path.
+func writeQuotas(path string) error {
+	var t strings.Builder
 	fmt.Fprintf(&t, "| service | operation | quota (calls/s per account and region) | provider's budget at %.0f %% | source |\n|---|---|---|---|---|\n", budget.DefaultShare*100)
 	for _, q := range quota.Table {
 		op, figure := "`"+q.Name+"`", strconv.FormatFloat(q.PerSecond, 'f', -1, 64)
@@ -212,8 +237,7 @@ func writeQuotas(path string) error {
 		}
 		fmt.Fprintf(&t, "| %s | %s | %s | %s | %s |\n", q.Service, op, figure, strconv.FormatFloat(q.PerSecond*budget.DefaultShare, 'f', -1, 64), q.Source)
 	}
-	page = page[:begin] + t.String() + page[end:]
-	return os.WriteFile(path, []byte(page), 0o644) //nolint:gosec // a page of the docs
+	return between(path, quotasBegin, quotasEnd, t.String())
 }
 
 // alone reports whether the service's only quota is its Every row.

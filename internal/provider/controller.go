@@ -26,11 +26,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 
-	"github.com/cloudkinds/provider-aws-services/internal/kinds/agentcorecontrol/apikeycredentialprovider"
-	"github.com/cloudkinds/provider-aws-services/internal/kinds/eventbus/endpoint"
-	"github.com/cloudkinds/provider-aws-services/internal/kinds/mlplatform/endpointconfig"
-	"github.com/cloudkinds/provider-aws-services/internal/kinds/notification/subscription"
-	"github.com/cloudkinds/provider-aws-services/internal/kinds/streaming/deliverystream"
 	"github.com/cloudkinds/provider-aws-services/internal/provider/config"
 	"github.com/cloudkinds/provider-aws-services/internal/provider/readiness"
 	"github.com/cloudkinds/provider-aws-services/internal/provider/safestart"
@@ -39,34 +34,6 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
-
-// A kind is a managed resource kind, as its package registers it, with the
-// function that sets its controller up.
-type kind struct {
-	reconciler.Registration
-	setup func(ctrl.Manager, controller.Options, reconciler.Shared) error
-}
-
-// kinds are the provider's managed resource kinds
-// (TestEveryKindIsRegisteredEverywhere checks the other places a kind is
-// registered against this list).
-var kinds = []kind{
-	{apikeycredentialprovider.Kind, apikeycredentialprovider.Setup},
-	{deliverystream.Kind, deliverystream.Setup},
-	{subscription.Kind, subscription.Setup},
-	{endpoint.Kind, endpoint.Setup},
-	{endpointconfig.Kind, endpointconfig.Setup},
-}
-
-// Registrations are the registrations of the provider's managed resource
-// kinds, for the tools that describe them (hack/apidocs).
-func Registrations() []reconciler.Registration {
-	out := make([]reconciler.Registration, 0, len(kinds))
-	for _, k := range kinds {
-		out = append(out, k.Registration)
-	}
-	return out
-}
 
 // DefaultWorkers are the workers of each kind's controller when
 // --max-reconcile-rate sets no more: ten reconciles of a kind at once, each
@@ -152,7 +119,7 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared reconciler.Shared) err
 	}
 	if o.Gate == nil {
 		for _, k := range kinds {
-			err := k.setup(ready.Manager(mgr, k.GroupVersionKind.Kind), o, shared)
+			err := k.Setup(ready.Manager(mgr, k.GroupVersionKind.Kind), o, shared)
 			ready.SetUp(k.GroupVersionKind.Kind, err)
 			if err != nil {
 				return err
@@ -190,11 +157,11 @@ const configKind = "ProviderConfig"
 // whose setup fails then never reconciles: the failure is logged as an error
 // and fails the health check (ready.Failed), so that the pod restarts and
 // tries again, and `kubectl get pods` and the probe's answer show why.
-func registerGated(mgr ctrl.Manager, o controller.Options, shared reconciler.Shared, ready *readiness.Controllers, ks []kind) []schema.GroupVersionKind {
+func registerGated(mgr ctrl.Manager, o controller.Options, shared reconciler.Shared, ready *readiness.Controllers, ks []reconciler.Kind) []schema.GroupVersionKind {
 	gvks := make([]schema.GroupVersionKind, 0, len(ks))
 	for _, k := range ks {
 		o.Gate.Register(func() {
-			err := k.setup(ready.Manager(mgr, k.GroupVersionKind.Kind), o, shared)
+			err := k.Setup(ready.Manager(mgr, k.GroupVersionKind.Kind), o, shared)
 			if err != nil {
 				mgr.GetLogger().Error(err, "Cannot set up the controller of an established kind: it does not reconcile until the provider restarts", "gvk", k.GroupVersionKind.String())
 			}

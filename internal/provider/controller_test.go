@@ -46,9 +46,9 @@ func TestAFailedGatedSetupFailsTheHealthCheck(t *testing.T) {
 	good := schema.GroupVersionKind{Group: "g", Version: "v1", Kind: "Good"}
 	bad := schema.GroupVersionKind{Group: "g", Version: "v1", Kind: "Bad"}
 	goodSetUp := make(chan struct{})
-	ks := []kind{
-		{Registration: reconciler.Registration{GroupVersionKind: good}, setup: func(ctrl.Manager, controller.Options, reconciler.Shared) error { close(goodSetUp); return nil }},
-		{Registration: reconciler.Registration{GroupVersionKind: bad}, setup: func(ctrl.Manager, controller.Options, reconciler.Shared) error {
+	ks := []reconciler.Kind{
+		{GroupVersionKind: good, Setup: func(ctrl.Manager, controller.Options, reconciler.Shared) error { close(goodSetUp); return nil }},
+		{GroupVersionKind: bad, Setup: func(ctrl.Manager, controller.Options, reconciler.Shared) error {
 			return errors.New("no informer for Bad")
 		}},
 	}

@@ -14,10 +14,11 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package provider
+package provider_test
 
 import (
 	"errors"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -28,12 +29,17 @@ import (
 	"testing"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
 	"github.com/cloudkinds/provider-aws-services/apis"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/connection"
 	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
+	"github.com/cloudkinds/provider-aws-services/internal/provider"
 	"github.com/cloudkinds/provider-aws-services/internal/provider/importer"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 	"github.com/cloudkinds/provider-aws-services/test/emulator/snapshot"
 	"github.com/cloudkinds/provider-aws-services/test/workload"
@@ -42,119 +48,206 @@ import (
 // repoRoot is the repository's root, from this package's folder.
 const repoRoot = "../.."
 
-// TestEveryKindIsRegisteredEverywhere: a kind in the provider's list
-// (kinds) is registered in every other place a kind must be
-// (docs/development.md, "Adding a kind"), and every managed kind of those
-// places is in the list: the API scheme, its CRD, its page of docs/api and
-// its section of docs/api-mapping.md, its connection details in the
-// README and docs/api-mapping.md, an example, the quotas of its create
-// operation, the emulator, which must understand that operation, and the
-// workloads of the chaos and scale tests.
+// TestEveryKindIsRegisteredEverywhere: every kind in the provider's list
+// (provider.Kinds) passes every check of registered (one per place a kind
+// must be), and every managed kind of the API is in the list. The lists
+// built from provider.Kinds (the import command's, the README's table, the
+// help text, make dev's examples, the e2e test's, the workloads') need no
+// check but that they are built from it.
 func TestEveryKindIsRegisteredEverywhere(t *testing.T) {
+	r := newRegistry(t)
+	listed := map[schema.GroupVersionKind]bool{}
+	for _, k := range provider.Kinds() {
+		listed[k.GroupVersionKind] = true
+		t.Run(k.GroupVersionKind.Kind, func(t *testing.T) {
+			for _, c := range r.checks() {
+				if err := c.check(k); err != nil {
+					t.Errorf("%s: %v", c.name, err)
+				}
+			}
+		})
+	}
+	for gvk, typ := range r.scheme.AllKnownTypes() {
+		if _, managed := reflect.New(typ).Interface().(resource.Managed); managed && !listed[gvk] {
+			t.Errorf("%s is a managed kind of the API that the provider does not list (internal/provider/kinds.go)", gvk)
+		}
+	}
+	if got, want := len(importer.Kinds), len(listed); got != want {
+		t.Errorf("the import command lists %d kinds, the provider %d", got, want)
+	}
+	if got, want := len(workload.Kinds), len(listed); got != want {
+		t.Errorf("the workloads have %d kinds, the provider %d", got, want)
+	}
+}
+
+// TestAKindRegisteredNowhereFailsEveryCheck: a kind that is in the list
+// and in none of the places fails each check, so that no check passes
+// what it should catch.
+func TestAKindRegisteredNowhereFailsEveryCheck(t *testing.T) {
+	r := newRegistry(t)
+	phantom := reconciler.Kind{
+		GroupVersionKind: schema.GroupVersionKind{Group: "phantom.services.k8s.aws", Version: "v1alpha1", Kind: "Phantom"},
+		Create:           quota.Operation{Service: "Phantom", Name: "CreatePhantom"},
+		ConnectionKeys:   connection.Keys{{Name: "phantomARN"}},
+		Example:          "examples/phantom/phantom.yaml",
+	}
+	var passed []string
+	for _, c := range r.checks() {
+		if c.check(phantom) == nil {
+			passed = append(passed, c.name)
+		}
+	}
+	if diff := cmp.Diff([]string(nil), passed); diff != "" {
+		t.Errorf("checks a kind registered nowhere passes: -want, +got:\n%s", diff)
+	}
+}
+
+// A registry is what the checks read once.
+type registry struct {
+	t        *testing.T
+	scheme   *runtime.Scheme
+	mapping  string
+	readme   string
+	emulator *emulator.Server
+	url      string
+}
+
+func newRegistry(t *testing.T) *registry {
+	t.Helper()
 	scheme := runtime.NewScheme()
 	if err := apis.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
 	}
-	examples := manifestKinds(t, filepath.Join(repoRoot, "examples"))
-	mapping := read(t, filepath.Join(repoRoot, "docs", "api-mapping.md"))
-	readme := read(t, filepath.Join(repoRoot, "README.md"))
 	em := emulator.New(emulator.Options{})
 	srv := httptest.NewServer(em)
 	t.Cleanup(srv.Close)
+	return &registry{t: t, scheme: scheme, emulator: em, url: srv.URL,
+		mapping: read(t, filepath.Join(repoRoot, "docs", "api-mapping.md")),
+		readme:  read(t, filepath.Join(repoRoot, "README.md")),
+	}
+}
 
-	listed := map[string]bool{}
-	for _, k := range kinds {
-		gvk := k.GroupVersionKind
-		listed[gvk.Kind] = true
-		t.Run(gvk.Kind, func(t *testing.T) {
-			if !scheme.Recognizes(gvk) {
-				t.Errorf("%s is not in the API scheme (apis.AddToScheme)", gvk)
+// A check is one place a kind must be registered.
+type check struct {
+	name  string
+	check func(reconciler.Kind) error
+}
+
+func (r *registry) checks() []check {
+	return []check{
+		{"described", func(k reconciler.Kind) error {
+			if k.Noun == "" || k.Setup == nil || k.Import.List == nil {
+				return errors.New("want a noun, a Setup and an import List (reconciler.Define, reconciler.Import)")
 			}
-			if _, err := os.Stat(crdFile(gvk)); err != nil {
-				t.Errorf("no CRD: %v (make generate)", err)
+			return nil
+		}},
+		{"in the API scheme", func(k reconciler.Kind) error {
+			if !r.scheme.Recognizes(k.GroupVersionKind) {
+				return fmt.Errorf("%s is not in apis.AddToScheme", k.GroupVersionKind)
 			}
-			if _, err := os.Stat(filepath.Join(repoRoot, "docs", "api", strings.ToLower(gvk.Kind)+".md")); err != nil {
-				t.Errorf("no API reference page: %v (make generate)", err)
+			return nil
+		}},
+		{"has a CRD", func(k reconciler.Kind) error {
+			plural := strings.ToLower(k.GroupVersionKind.Kind) + "s"
+			_, err := os.Stat(filepath.Join(repoRoot, "package", "crds", k.GroupVersionKind.Group+"_"+plural+".yaml"))
+			return hint(err, "make generate")
+		}},
+		{"has an API reference page", func(k reconciler.Kind) error {
+			_, err := os.Stat(filepath.Join(repoRoot, "docs", "api", strings.ToLower(k.GroupVersionKind.Kind)+".md"))
+			return hint(err, "make generate")
+		}},
+		{"in docs/api-mapping.md", func(k reconciler.Kind) error {
+			if !strings.Contains(r.mapping, "\n## "+k.GroupVersionKind.Kind+" — ") {
+				return fmt.Errorf("no section \"## %s — <service>\"", k.GroupVersionKind.Kind)
 			}
-			if !strings.Contains(mapping, "\n## "+gvk.Kind+" — ") {
-				t.Errorf("docs/api-mapping.md has no section \"## %s — <service>\"", gvk.Kind)
-			}
+			return nil
+		}},
+		{"connection details told", func(k reconciler.Kind) error {
 			if len(k.ConnectionKeys) == 0 {
-				t.Errorf("declares no connection details (reconciler.Registration.ConnectionKeys)")
+				return errors.New("declares no connection details (reconciler.Kind.ConnectionKeys)")
 			}
 			for _, key := range k.ConnectionKeys {
-				if !strings.Contains(readme, "`"+key.Name+"`") || !strings.Contains(mapping, "`"+key.Name+"`") {
-					t.Errorf("connection detail %s is not in the README's table and docs/api-mapping.md's section", key.Name)
+				if !strings.Contains(r.readme, "`"+key.Name+"`") || !strings.Contains(r.mapping, "`"+key.Name+"`") {
+					return fmt.Errorf("connection detail %s is not in the README's table and docs/api-mapping.md's section", key.Name)
 				}
 			}
-			if !examples[gvk.GroupVersion().String()+"/"+gvk.Kind] {
-				t.Errorf("no manifest in examples/ of apiVersion %s, kind %s", gvk.GroupVersion(), gvk.Kind)
+			return nil
+		}},
+		{"in the README's table", func(k reconciler.Kind) error {
+			if !strings.Contains(r.readme, "\n| "+k.GroupVersionKind.Kind+" | "+k.GroupVersionKind.Group+" |") {
+				return errors.New("not in the README's table of kinds (make generate)")
 			}
+			return nil
+		}},
+		{"has an example", func(k reconciler.Kind) error {
+			if k.Example == "" {
+				return errors.New("names no example (reconciler.Kind.Example)")
+			}
+			b, err := os.ReadFile(filepath.Join(repoRoot, k.Example))
+			if err != nil {
+				return err
+			}
+			if !manifests(string(b))[k.GroupVersionKind.GroupVersion().String()+"/"+k.GroupVersionKind.Kind] {
+				return fmt.Errorf("%s holds no object of apiVersion %s, kind %s", k.Example, k.GroupVersionKind.GroupVersion(), k.GroupVersionKind.Kind)
+			}
+			return nil
+		}},
+		{"has a quota", func(k reconciler.Kind) error {
 			if _, known := quota.Of(k.Create); !known {
-				t.Errorf("quota.Table knows nothing of %s: add its quota, or its service's (assumed when AWS publishes none)", k.Create)
+				return fmt.Errorf("quota.Table knows nothing of %s: add its quota, or its service's (assumed when AWS publishes none)", k.Create)
 			}
-			if !slices.Contains(workload.Kinds, gvk.Kind) {
-				t.Errorf("not among the chaos and scale tests' workloads (workload.Kinds)")
+			return nil
+		}},
+		{"emulated", func(k reconciler.Kind) error {
+			if !emulator.Emulates(quota.SigningName(k.Create.Service)) {
+				return fmt.Errorf("the emulator does not serve %s", k.Create.Service)
 			}
-			if !slices.ContainsFunc(importer.Kinds, func(ik importer.Kind) bool { return ik.GroupVersionKind == gvk }) {
-				t.Errorf("the import command does not list it (importer.Kinds)")
+			return r.understood(k.Create)
+		}},
+		{"has a workload", func(k reconciler.Kind) error {
+			mg := workload.Set{}.Object(k.GroupVersionKind.Kind, "ns", "name", "1")
+			if mg == nil || workload.List(k.GroupVersionKind.Kind) == nil || !slices.Contains(workload.Kinds, k.GroupVersionKind.Kind) {
+				return errors.New("the chaos and scale tests' workload makes no object or list of it (workload.Set.Object, workload.List)")
 			}
-			understood(t, srv.URL, em, k.Create)
-		})
-	}
-
-	// And the other way: every managed kind of the API is listed.
-	for gvk, typ := range scheme.AllKnownTypes() {
-		if _, managed := reflect.New(typ).Interface().(resource.Managed); !managed {
-			continue
-		}
-		if !listed[gvk.Kind] {
-			t.Errorf("%s is a managed kind of the API that the provider does not list (kinds)", gvk)
-		}
-	}
-	for _, k := range importer.Kinds {
-		if !listed[k.Kind] {
-			t.Errorf("importer.Kinds has %s, which the provider does not list (kinds)", k.Kind)
-		}
-	}
-	for _, kind := range workload.Kinds {
-		if !listed[kind] {
-			t.Errorf("workload.Kinds has %s, which the provider does not list (kinds)", kind)
-		}
+			if gvk, err := apiutil.GVKForObject(mg, r.scheme); err != nil || gvk != k.GroupVersionKind {
+				return fmt.Errorf("the workload's object is a %v (%v)", gvk, err)
+			}
+			return nil
+		}},
 	}
 }
 
-// understood checks that the emulator understands op, from the request the
-// SDK sends for it.
-func understood(t *testing.T, url string, em *emulator.Server, op quota.Operation) {
-	t.Helper()
+// understood says whether the emulator understands op, from the request
+// the SDK sends for it.
+func (r *registry) understood(op quota.Operation) error {
 	snap, err := snapshot.Read(snapshot.Module(op.Service), op.Name)
 	if errors.Is(err, snapshot.ErrNone) {
-		t.Logf("the SDK ships no snapshot of %s: the emulator is not checked", op)
-		return
+		r.t.Logf("the SDK ships no snapshot of %s: the emulator is not checked", op)
+		return nil
 	}
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
-	status, body, err := snapshot.Replay(url, quota.SigningName(op.Service), snap)
+	status, body, err := snapshot.Replay(r.url, quota.SigningName(op.Service), snap)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	if !snapshot.Understood(body) {
-		t.Errorf("the emulator does not understand %s: %d %s", op, status, body)
+		return fmt.Errorf("the emulator does not understand %s: %d %s", op, status, body)
 	}
-	for call := range em.Calls() {
+	for call := range r.emulator.Calls() {
 		if strings.HasSuffix(call, ":"+op.Name) {
-			return
+			return nil
 		}
 	}
-	t.Errorf("the emulator did not count %s among its calls: %v", op, em.Calls())
+	return fmt.Errorf("the emulator did not count %s among its calls: %v", op, r.emulator.Calls())
 }
 
-// crdFile is where make generate writes the CRD of gvk.
-func crdFile(gvk schema.GroupVersionKind) string {
-	plural := strings.ToLower(gvk.Kind) + "s"
-	return filepath.Join(repoRoot, "package", "crds", gvk.Group+"_"+plural+".yaml")
+func hint(err error, fix string) error {
+	if err != nil {
+		return fmt.Errorf("%w (%s)", err, fix)
+	}
+	return nil
 }
 
 var (
@@ -162,25 +255,15 @@ var (
 	kindLine       = regexp.MustCompile(`(?m)^kind:\s*(\S+)\s*$`)
 )
 
-// manifestKinds returns the "apiVersion/kind" of every top-level document of
-// the YAML files under dir.
-func manifestKinds(t *testing.T, dir string) map[string]bool {
-	t.Helper()
+// manifests returns the "apiVersion/kind" of every top-level document of
+// a YAML file.
+func manifests(yaml string) map[string]bool {
 	out := map[string]bool{}
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".yaml") {
-			return err
+	for _, doc := range strings.Split(yaml, "\n---") {
+		v, k := apiVersionLine.FindStringSubmatch(doc), kindLine.FindStringSubmatch(doc)
+		if v != nil && k != nil {
+			out[v[1]+"/"+k[1]] = true
 		}
-		for _, doc := range strings.Split(read(t, path), "\n---") {
-			v, k := apiVersionLine.FindStringSubmatch(doc), kindLine.FindStringSubmatch(doc)
-			if v != nil && k != nil {
-				out[v[1]+"/"+k[1]] = true
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	return out
 }

@@ -26,12 +26,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -39,6 +41,7 @@ import (
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/aws/connection"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/listing"
 	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/kube/kubeclient"
 	"github.com/cloudkinds/provider-aws-services/internal/kube/secretkey"
@@ -51,22 +54,56 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/usage"
 )
 
-// A Registration is what the provider knows of a kind before it sets its
-// controller up: written once, in the kind's package, and read by the list
-// of kinds (internal/provider) and by the kind's controller (Kind).
-type Registration struct {
+// A Kind is one managed resource kind, as a single value: everything the
+// provider and its tools list of a kind (the controllers, the budgets, the
+// import command, the API reference, the docs' tables, the examples) is
+// read from it. A kind's package declares it with Define.
+type Kind struct {
 	GroupVersionKind schema.GroupVersionKind
+	// Noun is what messages call the kind: "delivery stream".
+	Noun string
 	// Create is the AWS operation that creates the kind's resources: the
-	// budgets size the Kubernetes client's rate by it.
+	// budgets size the Kubernetes client's rate by it, and its service is
+	// the kind's.
 	Create quota.Operation
 	// CreatesFirst is true for the kinds whose create AWS refuses when the
 	// identity exists: a new object calls Create before any look
 	// (ownership.Kind.CreatesFirst), and its first reconcile takes a turn
 	// in Create's budget. False for a kind that looks first.
 	CreatesFirst bool
+	// Tagged is true for the kinds AWS can tag: their creates carry the
+	// owner tags, and the import command reads their tags.
+	Tagged bool
+	// NameField is the path of the field that is the external name;
+	// empty when AWS names the resource (the external name is set by
+	// Create, and the kind's Observe must find what an interrupted create
+	// made without it).
+	NameField string
 	// ConnectionKeys are the keys of the kind's connection Secret, as its
 	// service's package declares them; the API reference lists them.
 	ConnectionKeys connection.Keys
+	// Example is the kind's example manifest, from the repository's root:
+	// make dev applies it, and the package tests take it to Ready.
+	Example string
+	// Import is how the import command lists the kind's resources.
+	Import Import
+	// Setup adds the kind's controller to the manager (Define sets it).
+	Setup func(ctrl.Manager, controller.Options, Shared) error
+}
+
+// Import is how the import command lists a kind's resources and tells the
+// ones an object names.
+type Import struct {
+	// List lists the kind's resources in the region cfg calls, reading
+	// what each needs with workers at once.
+	List func(ctx context.Context, cfg aws.Config, workers int) ([]listing.Found, error)
+	// Named returns the identifiers an object of the kind names, when they
+	// are not its name field and external name (a subscription's ARN and
+	// identity).
+	Named func(u *unstructured.Unstructured) []string
+	// Base is the readable part of an object name for a resource, before
+	// it is made a DNS label; the identifier when nil.
+	Base func(id string) string
 }
 
 // An Object is a managed resource of a kind: namespaced (ModernManaged),
@@ -76,23 +113,27 @@ type Object[MR any] interface {
 	DeepCopyInto(MR)
 }
 
-// A Kind describes the controller of one managed resource kind.
-type Kind[MR Object[MR]] struct {
-	Registration
+// Define returns the kind d defines, whose Setup adds d's controller.
+func Define[MR Object[MR]](d Definition[MR]) Kind {
+	k := d.Kind
+	k.Setup = func(mgr ctrl.Manager, o controller.Options, shared Shared) error {
+		return Add(mgr, o, shared, d)
+	}
+	return k
+}
+
+// A Definition is what the managed-resource path needs of a kind beyond
+// its Kind: its Go type and how to read it, and its external client.
+type Definition[MR Object[MR]] struct {
+	Kind
 	// Object is an empty object of the kind.
 	Object MR
 	// Region reads spec.forProvider.region.
 	Region func(MR) *string
 	// External builds the kind's external client.
 	External func(Connection) ownership.ExternalClient[MR]
-	// NameField is the path of the field that is the external name, read by
-	// Name; empty when AWS names the resource (the external name is set by
-	// Create, and the kind's Observe must find what an interrupted create
-	// made without it).
-	NameField string
-	Name      func(MR) string
-	// Noun is what messages call the kind: "delivery stream".
-	Noun string
+	// Name reads the external name's field (Kind.NameField).
+	Name func(MR) string
 	// Identity is the AWS identity an object asks for, when it is not its
 	// name (Name): what AWS keeps unique, such as a subscription's topic,
 	// protocol and endpoint, named in messages by IdentityField; Another
@@ -105,11 +146,9 @@ type Kind[MR Object[MR]] struct {
 	// Where is where AWS keeps the identity unique, when that is not the
 	// session's account and region (a subscription lives in its topic's).
 	Where func(MR) (account, region string)
-	// Tagged is true for the kinds AWS can tag: their creates carry the
-	// owner tags.
-	Tagged bool
-	// Watches are further watches, such as the Secrets the kind reads.
-	Watches []managedoptions.Watch
+	// Secrets are the names of the Secrets, in the object's namespace, an
+	// object reads: a change to one reconciles the objects that read it.
+	Secrets func(MR) []string
 	// SentAnnotations are the annotations the kind writes to remember what
 	// it sent to AWS: writing them reconciles nothing again.
 	SentAnnotations []string
@@ -143,6 +182,9 @@ type Connection struct {
 	// Left tells, in an Event on the object and in metrics.LeftOnAWS, what
 	// a deletion leaves on AWS that AWS does not let it delete.
 	Left func(mg resource.Managed, what string)
+	// Secrets reads the Secrets the object refers to, and fingerprints
+	// the values sent to AWS.
+	Secrets *secretkey.Reader
 	// HoldsClaim reports whether the object holds its identity's claim for
 	// a create AWS did not refuse (ownership.Kind.HoldsCreateClaim): whether
 	// it may take a resource AWS hides for its own create's work.
@@ -209,7 +251,7 @@ func UsageSweep(mgr ctrl.Manager, namespace string) *usage.Sweep {
 
 // ownership describes the kind to the ownership checks; its claims are kept
 // in namespace.
-func (k Kind[MR]) ownership(mgr ctrl.Manager, o controller.Options, namespace string, sessions *awsconfig.Cache) *ownership.Kind[MR] {
+func (k Definition[MR]) ownership(mgr ctrl.Manager, o controller.Options, namespace string, sessions *awsconfig.Cache) *ownership.Kind[MR] {
 	identity, field, another := k.Name, k.NameField, "another name"
 	if k.Identity != nil {
 		identity, field, another = k.Identity, k.IdentityField, k.Another
@@ -241,12 +283,12 @@ func (k Kind[MR]) ownership(mgr ctrl.Manager, o controller.Options, namespace st
 	}
 }
 
-func (k Kind[MR]) newObject() MR {
+func (k Definition[MR]) newObject() MR {
 	return k.Object.DeepCopyObject().(MR) //nolint:forcetypeassert // a copy of its own type
 }
 
 // emptyList is a list of the kind of its own, copied from the template.
-func (k Kind[MR]) emptyList() client.ObjectList {
+func (k Definition[MR]) emptyList() client.ObjectList {
 	if k.List == nil {
 		return nil
 	}

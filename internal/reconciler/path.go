@@ -18,7 +18,6 @@ package reconciler
 
 import (
 	"context"
-	"slices"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	xperrors "github.com/crossplane/crossplane-runtime/v2/pkg/errors"
@@ -37,6 +36,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/aws/tags"
 	"github.com/cloudkinds/provider-aws-services/internal/kube/kubeclient"
+	"github.com/cloudkinds/provider-aws-services/internal/kube/secretkey"
 	"github.com/cloudkinds/provider-aws-services/internal/kube/sweep"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/ackannotations"
@@ -104,7 +104,7 @@ import (
 // object's last Observe (metrics.Observations, for the poll interval
 // achieved) and the ACK annotations ackannotations warned of (once per
 // object).
-func Add[MR Object[MR]](mgr ctrl.Manager, o controller.Options, shared Shared, k Kind[MR]) error {
+func Add[MR Object[MR]](mgr ctrl.Manager, o controller.Options, shared Shared, k Definition[MR]) error {
 	p, err := newPath(mgr, o, shared, k)
 	if err != nil {
 		return err
@@ -123,7 +123,7 @@ type path[MR Object[MR]] struct {
 	mgr              ctrl.Manager
 	o                controller.Options
 	shared           Shared
-	kind             Kind[MR]
+	kind             Definition[MR]
 	name             string
 	kube             client.Client
 	policiesHonoured bool
@@ -143,7 +143,7 @@ type path[MR Object[MR]] struct {
 	observations *metrics.Observations
 }
 
-func newPath[MR Object[MR]](mgr ctrl.Manager, o controller.Options, shared Shared, k Kind[MR]) (*path[MR], error) {
+func newPath[MR Object[MR]](mgr ctrl.Manager, o controller.Options, shared Shared, k Definition[MR]) (*path[MR], error) {
 	p := &path[MR]{
 		mgr: mgr, o: o, shared: shared, kind: k,
 		name:             managed.ControllerName(k.GroupVersionKind.GroupKind().String()),
@@ -196,9 +196,12 @@ func newPath[MR Object[MR]](mgr ctrl.Manager, o controller.Options, shared Share
 // record the tag keys it manages; that record is no change either.
 func (p *path[MR]) watch(r reconcile.Reconciler) error {
 	sent := append([]string{tags.AnnotationManagedKeys}, p.kind.SentAnnotations...)
-	watches := p.kind.Watches
+	var watches []managedoptions.Watch
+	if p.kind.Secrets != nil {
+		watches = append(watches, managedoptions.WatchSecrets(p.mgr.GetClient(), p.o.Logger, p.kind.emptyList(), p.kind.Secrets))
+	}
 	if w := p.shardWatch(); w != nil {
-		watches = append(slices.Clip(watches), w)
+		watches = append(watches, w)
 	}
 	return managedoptions.Register(p.mgr, p.name, p.o, p.shared.polling(), p.kind.Object, r, sent, watches...)
 }
@@ -322,7 +325,7 @@ func place(s *awsconfig.Session) ownership.Place {
 // calls the kind declares.
 func (p *path[MR]) kindClient(s *awsconfig.Session) ownership.ExternalClient[MR] {
 	gk := p.kind.GroupVersionKind.GroupKind()
-	c := p.kind.External(Connection{Kube: p.kube, Session: s, OwnerTags: func(mg resource.Managed) map[string]string {
+	c := p.kind.External(Connection{Kube: p.kube, Session: s, Secrets: secretkey.NewReader(p.kube, p.shared.Fingerprints), OwnerTags: func(mg resource.Managed) map[string]string {
 		return ownership.OwnerTags(gk, mg)
 	}, Left: p.left, HoldsClaim: func(ctx context.Context, mg resource.Managed) bool {
 		typed, ok := mg.(MR)

@@ -35,6 +35,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/cloudkinds/provider-aws-services/internal/provider"
 	"github.com/cloudkinds/provider-aws-services/test/controlplane"
 )
 
@@ -83,14 +84,10 @@ func TestMakeDev(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kinds := map[string]string{
-		"DeliveryStream": "streaming.services.k8s.aws/v1alpha1", "Subscription": "notification.services.k8s.aws/v1alpha1",
-		"Endpoint": "eventbus.services.k8s.aws/v1alpha1", "EndpointConfig": "mlplatform.services.k8s.aws/v1alpha1",
-		"APIKeyCredentialProvider": "agentcorecontrol.services.k8s.aws/v1alpha1",
-	}
-	for kind, apiVersion := range kinds {
+	for _, k := range provider.Kinds() {
+		kind := k.GroupVersionKind.Kind
 		l := &unstructured.UnstructuredList{}
-		l.SetAPIVersion(apiVersion)
+		l.SetAPIVersion(k.GroupVersionKind.GroupVersion().String())
 		l.SetKind(kind + "List")
 		if err := c.List(context.Background(), l); err != nil {
 			t.Fatalf("%s: %v", kind, err)

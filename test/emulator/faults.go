@@ -136,6 +136,10 @@ func (f *Fault) UnmarshalJSON(b []byte) error {
 // service scopes of faults and eventual consistency.
 var services = map[string]bool{"firehose": true, "sagemaker": true, "sns": true, "events": true, "bedrock-agentcore": true, "sts": true}
 
+// Emulates reports whether the emulator serves the service whose requests
+// are signed for signingName.
+func Emulates(signingName string) bool { return services[signingName] }
+
 func serviceNames() string {
 	names := make([]string, 0, len(services))
 	for n := range services {

@@ -40,11 +40,19 @@ import (
 	notificationv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/provider"
 	"github.com/cloudkinds/provider-aws-services/test/controlplane"
 )
 
-// Kinds are the five managed resource kinds.
-var Kinds = []string{"DeliveryStream", "Subscription", "Endpoint", "EndpointConfig", "APIKeyCredentialProvider"}
+// Kinds are the provider's managed resource kinds (provider.Kinds), by
+// name; Set.Object makes an object of each.
+var Kinds = func() []string {
+	var out []string
+	for _, k := range provider.Kinds() {
+		out = append(out, k.GroupVersionKind.Kind)
+	}
+	return out
+}()
 
 // Account is the emulated account.
 const Account = "000000000000"
@@ -64,7 +72,8 @@ type Set struct {
 	TopicARN, Model string
 }
 
-// Object returns an object of kind named name in namespace ns, using the
+// Object returns an object of kind named name in namespace ns (nil for a
+// kind it does not know), using the
 // ClusterProviderConfig "default". Its updatable field (the tag "version",
 // a Subscription's filter policy, an Endpoint's description) holds version.
 func (s Set) Object(kind, ns, name, version string) resource.Managed {
@@ -123,7 +132,7 @@ func (s Set) Object(kind, ns, name, version string) resource.Managed {
 			Tags: []common.Tag{{Key: aws.String("version"), Value: aws.String(version)}},
 		}
 		return mg
-	default:
+	case "APIKeyCredentialProvider":
 		mg := &agentcorev1alpha1.APIKeyCredentialProvider{ObjectMeta: om}
 		mg.Spec.ProviderConfigReference = ref
 		mg.Spec.ForProvider = agentcorev1alpha1.APIKeyCredentialProviderParameters{
@@ -133,12 +142,13 @@ func (s Set) Object(kind, ns, name, version string) resource.Managed {
 		}
 		return mg
 	}
+	return nil
 }
 
 // FilterPolicy is the filter policy of a Subscription at version.
 func FilterPolicy(version string) string { return `{"version": ["` + version + `"]}` }
 
-// List returns an empty list of a kind.
+// List returns an empty list of a kind (nil for a kind it does not know).
 func List(kind string) client.ObjectList {
 	switch kind {
 	case "DeliveryStream":
@@ -149,9 +159,10 @@ func List(kind string) client.ObjectList {
 		return &eventbusv1alpha1.EndpointList{}
 	case "EndpointConfig":
 		return &mlplatformv1alpha1.EndpointConfigList{}
-	default:
+	case "APIKeyCredentialProvider":
 		return &agentcorev1alpha1.APIKeyCredentialProviderList{}
 	}
+	return nil
 }
 
 // BuildProvider builds the provider's binary into dir and returns its path.

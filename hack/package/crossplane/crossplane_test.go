@@ -35,6 +35,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/cloudkinds/provider-aws-services/hack/package/compositions"
+	pkgkinds "github.com/cloudkinds/provider-aws-services/hack/package/kinds"
 )
 
 // root is the repository root.
@@ -726,16 +727,13 @@ func (c *composed) collectGarbage(kinds ...string) {
 	c.rep.report("stand-in garbage collector", CollectGarbage(c.tl.Kubectl, c.kubeconfig, kinds...))
 }
 
-// everyKind brings each of the provider's five kinds, as its example
+// everyKind brings each of the provider's kinds, as its example
 // applies it, to Ready, and deletes them: every kind works with the
 // permissions the provider is given.
 func (c *composed) everyKind() {
-	kinds := map[string]string{ // example: the resource it applies
-		"agentcorecontrol/apikeycredentialprovider.yaml": "apikeycredentialproviders.agentcorecontrol.services.k8s.aws/search-api",
-		"eventbus/endpoint.yaml":                         "endpoints.eventbus.services.k8s.aws/orders-global",
-		"mlplatform/endpointconfig.yaml":                 "endpointconfigs.mlplatform.services.k8s.aws/churn-model",
-		"notification/subscription.yaml":                 "subscriptions.notification.services.k8s.aws/orders-to-queue",
-		"streaming/deliverystream.yaml":                  "deliverystreams.streaming.services.k8s.aws/clickstream",
+	kinds, err := pkgkinds.Examples(root) // example: the resource it applies
+	if err != nil {
+		c.t.Fatal(err)
 	}
 	applied := time.Now()
 	for ex := range kinds {

@@ -18,6 +18,8 @@ import (
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
+
+	pkgkinds "github.com/cloudkinds/provider-aws-services/hack/package/kinds"
 )
 
 func packageFile(t *testing.T) string {
@@ -25,8 +27,13 @@ func packageFile(t *testing.T) string {
 	if p := os.Getenv("XPKG"); p != "" {
 		return p
 	}
+	return filepath.Join(root(), "_output", "xpkg", "provider-aws-services.xpkg")
+}
+
+// root is the repository's root.
+func root() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "_output", "xpkg", "provider-aws-services.xpkg")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..")
 }
 
 // files reads every file of every layer of an image.
@@ -116,11 +123,16 @@ func TestPackage(t *testing.T) {
 		t.Errorf("no Crossplane version constraint: %v", spec["crossplane"])
 	}
 	sort.Strings(kinds)
-	want := []string{
-		"APIKeyCredentialProvider.agentcorecontrol.services.k8s.aws", "ClusterProviderConfig.aws.services.k8s.aws",
-		"DeliveryStream.streaming.services.k8s.aws", "Endpoint.eventbus.services.k8s.aws", "EndpointConfig.mlplatform.services.k8s.aws",
-		"ProviderConfig.aws.services.k8s.aws", "ProviderConfigUsage.aws.services.k8s.aws", "Subscription.notification.services.k8s.aws",
+	// Every CRD make generate wrote, the provider's kinds and configs.
+	crds, err := pkgkinds.CRDs(root())
+	if err != nil {
+		t.Fatal(err)
 	}
+	want := make([]string, 0, len(crds))
+	for _, c := range crds {
+		want = append(want, c.Kind+"."+c.Group)
+	}
+	sort.Strings(want)
 	if strings.Join(kinds, " ") != strings.Join(want, " ") {
 		t.Errorf("CRDs:\n got %v\nwant %v", kinds, want)
 	}

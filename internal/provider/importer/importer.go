@@ -18,29 +18,22 @@ limitations under the License.
 // object of the cluster manages, and writes observe-only manifests that
 // bring them under Crossplane: the provider's import command.
 //
-// Each kind is one row of Kinds: how AWS lists its resources (list.go), how
-// its objects name them, and how its manifests name and identify them
-// (manifest.go). What the cluster holds (objects and the provider's
+// Each kind is one row of Kinds, read from the kind's own value
+// (reconciler.Kind.Import): how AWS lists its resources and how its objects
+// name them; how its manifests name and identify them is manifest.go. What the cluster holds (objects and the provider's
 // ownership claims) is read once (cluster.go); Decide says, for each
 // resource, whether it is free to import, and if not, why.
 package importer
 
 import (
-	"context"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	awsarn "github.com/aws/aws-sdk-go-v2/aws/arn"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	notificationv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
-	"github.com/cloudkinds/provider-aws-services/internal/kinds/agentcorecontrol/apikeycredentialprovider"
-	"github.com/cloudkinds/provider-aws-services/internal/kinds/eventbus/endpoint"
-	"github.com/cloudkinds/provider-aws-services/internal/kinds/mlplatform/endpointconfig"
-	"github.com/cloudkinds/provider-aws-services/internal/kinds/notification/subscription"
-	"github.com/cloudkinds/provider-aws-services/internal/kinds/streaming/deliverystream"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/listing"
+	"github.com/cloudkinds/provider-aws-services/internal/provider"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler"
 )
 
 // A Kind is one of the provider's kinds, as the import sees it.
@@ -52,43 +45,23 @@ type Kind struct {
 	NameField string
 	// Tagged is true for the kinds AWS can tag: their owner tags are read.
 	Tagged bool
-	// List lists the resources of the kind in the region cfg calls.
-	List func(ctx context.Context, cfg aws.Config, workers int) ([]Found, error)
-	// Named returns the identifiers an object of the kind names: its
-	// name field and external name, or for a subscription its ARN and its
-	// identity (Found.Identity).
-	Named func(u *unstructured.Unstructured) []string
-	// Base is the readable part of an object name for a resource, before
-	// it is made a DNS label; the identifier when nil.
-	Base func(id string) string
+	// How AWS lists the kind's resources, and which an object names.
+	reconciler.Import
 }
 
 // Kinds are the provider's kinds, in the order the import lists them.
-var Kinds = []Kind{
-	{GroupVersionKind: apikeycredentialprovider.Kind.GroupVersionKind, NameField: "name", Tagged: true, List: listAPIKeyCredentialProviders},
-	{GroupVersionKind: endpointconfig.Kind.GroupVersionKind, NameField: "endpointConfigName", Tagged: true, List: listEndpointConfigs},
-	{GroupVersionKind: subscription.Kind.GroupVersionKind, List: listSubscriptions, Named: subscriptionNamed, Base: topicName},
-	{GroupVersionKind: deliverystream.Kind.GroupVersionKind, NameField: "deliveryStreamName", Tagged: true, List: listDeliveryStreams},
-	{GroupVersionKind: endpoint.Kind.GroupVersionKind, NameField: "name", List: listEndpoints},
+var Kinds = kindsOf(provider.Kinds())
+
+func kindsOf(ks []reconciler.Kind) []Kind {
+	out := make([]Kind, 0, len(ks))
+	for _, k := range ks {
+		out = append(out, Kind{GroupVersionKind: k.GroupVersionKind, NameField: strings.TrimPrefix(k.NameField, "spec.forProvider."), Tagged: k.Tagged, Import: k.Import})
+	}
+	return out
 }
 
 // A Found is one resource AWS listed.
-type Found struct {
-	// ID identifies the resource: its name, or a subscription's ARN.
-	ID string
-	// Identity is what the provider's ownership claims key the resource
-	// by (ownership.Identity.Fields): its name, or a subscription's
-	// protocol, endpoint and topic.
-	Identity string
-	// Account and Region are where AWS keeps the identity unique, when
-	// not where it was listed: a subscription's topic's.
-	Account, Region string
-	// Tags are the resource's tags, for a kind AWS can tag.
-	Tags map[string]string
-	// Unreadable says why the resource's ownership cannot be told (its
-	// tags could not be read); "" when it can.
-	Unreadable string
-}
+type Found = listing.Found
 
 // names returns the identifiers an object of a name-keyed kind names: its
 // name field and its external name.
@@ -108,32 +81,4 @@ func (k Kind) names(u *unstructured.Unstructured) []string {
 
 func externalName(u *unstructured.Unstructured) string {
 	return u.GetAnnotations()["crossplane.io/external-name"]
-}
-
-// subscriptionNamed returns the ARN a Subscription names in its external
-// name, and the topic, protocol and endpoint its spec asks for: an object
-// that subscribed and lost SNS's answer names its subscription by these.
-func subscriptionNamed(u *unstructured.Unstructured) []string {
-	var out []string
-	if v := externalName(u); strings.HasPrefix(v, "arn:") {
-		out = append(out, v)
-	}
-	s := &notificationv1alpha1.Subscription{}
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, s); err == nil {
-		if id := subscription.Identity(s); id != "" {
-			out = append(out, id)
-		}
-	}
-	return out
-}
-
-// topicName is the name of a subscription's topic, from its ARN
-// (arn:aws:sns:region:account:topic:id).
-func topicName(arn string) string {
-	a, err := awsarn.Parse(arn)
-	if err != nil {
-		return arn
-	}
-	topic, _, _ := strings.Cut(a.Resource, ":")
-	return topic
 }

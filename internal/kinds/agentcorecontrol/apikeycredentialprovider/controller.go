@@ -25,12 +25,10 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockagentcorecontrol"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
@@ -42,7 +40,6 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/kube/persist"
 	"github.com/cloudkinds/provider-aws-services/internal/kube/secretkey"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler"
-	"github.com/cloudkinds/provider-aws-services/internal/reconciler/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/metadata"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
@@ -67,47 +64,42 @@ const (
 	AnnotationAPIKeySecretVersion = "agentcorecontrol.services.k8s.aws/api-key-secret-version"
 )
 
-// Kind registers the kind with the provider: its API, and the AWS
-// operation that creates its resources, which AWS refuses when the name
-// exists, so a new object creates before it looks.
-var Kind = reconciler.Registration{
-	GroupVersionKind: v1alpha1.APIKeyCredentialProviderGroupVersionKind,
-	Create:           quota.Operation{Service: bedrockagentcorecontrol.ServiceID, Name: "CreateApiKeyCredentialProvider"},
-	CreatesFirst:     true,
-	ConnectionKeys:   ac.ConnectionKeys,
-}
-
-// Setup adds the APIKeyCredentialProvider controller to the manager. It
-// watches the Secrets the resources read, so that a rotated key reaches AWS
-// at once.
-func Setup(mgr ctrl.Manager, o controller.Options, shared reconciler.Shared) error {
-	return reconciler.Add(mgr, o, shared, reconciler.Kind[*v1alpha1.APIKeyCredentialProvider]{
-		Tagged:          true,
-		Registration:    Kind,
-		Object:          &v1alpha1.APIKeyCredentialProvider{},
-		List:            &v1alpha1.APIKeyCredentialProviderList{},
-		SentAnnotations: []string{AnnotationAPIKeyFingerprint, AnnotationAPIKeySecretVersion},
-		Region:          func(mg *v1alpha1.APIKeyCredentialProvider) *string { return mg.Spec.ForProvider.Region },
-		External: func(c reconciler.Connection) ownership.ExternalClient[*v1alpha1.APIKeyCredentialProvider] {
-			return &external{client: awsconfig.ClientFor(c.Session, bedrockagentcorecontrol.NewFromConfig), kube: c.Kube, session: c.Session, ownerTags: c.OwnerTags, secrets: secretkey.NewReader(c.Kube, shared.Fingerprints)}
-		},
-		Metadata: func(mg *v1alpha1.APIKeyCredentialProvider) *common.ResourceMetadata {
-			return metadata.Plain(mg.Status.AtProvider.ACKResourceMetadata)
-		},
-		NameField:     "spec.forProvider.name",
-		Name:          func(mg *v1alpha1.APIKeyCredentialProvider) string { return mg.Spec.ForProvider.Name },
-		Noun:          "API-key credential provider",
-		ReadyAtCreate: true,
-		ObserveCalls:  observeCalls,
-		Watches: []managedoptions.Watch{managedoptions.WatchSecrets(mgr.GetClient(), o.Logger, &v1alpha1.APIKeyCredentialProviderList{},
-			func(mg *v1alpha1.APIKeyCredentialProvider) []string {
-				if k := mg.Spec.ForProvider.APIKey; k != nil {
-					return []string{aws.ToString(k.Name)}
-				}
-				return nil
-			})},
-	})
-}
+// Kind is the APIKeyCredentialProvider kind. AgentCore refuses a create of
+// a name that exists, so a new object creates before it looks; its
+// create's answer shows the provider usable. It watches the Secrets the
+// resources read, so that a rotated key reaches AWS at once.
+var Kind = reconciler.Define(reconciler.Definition[*v1alpha1.APIKeyCredentialProvider]{
+	Kind: reconciler.Kind{
+		GroupVersionKind: v1alpha1.APIKeyCredentialProviderGroupVersionKind,
+		Noun:             "API-key credential provider",
+		Create:           quota.Operation{Service: bedrockagentcorecontrol.ServiceID, Name: "CreateApiKeyCredentialProvider"},
+		CreatesFirst:     true,
+		Tagged:           true,
+		NameField:        "spec.forProvider.name",
+		ConnectionKeys:   ac.ConnectionKeys,
+		Example:          "examples/agentcorecontrol/apikeycredentialprovider.yaml",
+		Import:           reconciler.Import{List: listAPIKeyCredentialProviders},
+	},
+	Object:          &v1alpha1.APIKeyCredentialProvider{},
+	List:            &v1alpha1.APIKeyCredentialProviderList{},
+	SentAnnotations: []string{AnnotationAPIKeyFingerprint, AnnotationAPIKeySecretVersion},
+	Region:          func(mg *v1alpha1.APIKeyCredentialProvider) *string { return mg.Spec.ForProvider.Region },
+	Name:            func(mg *v1alpha1.APIKeyCredentialProvider) string { return mg.Spec.ForProvider.Name },
+	External: func(c reconciler.Connection) ownership.ExternalClient[*v1alpha1.APIKeyCredentialProvider] {
+		return &external{client: awsconfig.ClientFor(c.Session, bedrockagentcorecontrol.NewFromConfig), kube: c.Kube, session: c.Session, ownerTags: c.OwnerTags, secrets: c.Secrets}
+	},
+	Metadata: func(mg *v1alpha1.APIKeyCredentialProvider) *common.ResourceMetadata {
+		return metadata.Plain(mg.Status.AtProvider.ACKResourceMetadata)
+	},
+	ReadyAtCreate: true,
+	ObserveCalls:  observeCalls,
+	Secrets: func(mg *v1alpha1.APIKeyCredentialProvider) []string {
+		if k := mg.Spec.ForProvider.APIKey; k != nil {
+			return []string{aws.ToString(k.Name)}
+		}
+		return nil
+	},
+})
 
 // observeCalls are the calls an Observe of mg makes: the get, and the tag
 // list when tags.Listed says so, decided on mg as read, as Observe decides

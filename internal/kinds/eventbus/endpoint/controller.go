@@ -24,11 +24,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
-	ctrl "sigs.k8s.io/controller-runtime"
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
@@ -61,37 +59,34 @@ var states = conditions.StateMap{
 	Failed:    []string{string(types.EndpointStateCreateFailed), string(types.EndpointStateUpdateFailed), string(types.EndpointStateDeleteFailed)},
 }
 
-// Kind registers the kind with the provider: its API, and the AWS
-// operation that creates its resources, which AWS refuses when the name
-// exists, so a new object creates before it looks.
-var Kind = reconciler.Registration{
-	GroupVersionKind: v1alpha1.EndpointGroupVersionKind,
-	Create:           quota.Operation{Service: eventbridge.ServiceID, Name: "CreateEndpoint"},
-	CreatesFirst:     true,
-	ConnectionKeys:   eb.ConnectionKeys,
-}
-
-// Setup adds the Endpoint controller to the manager.
-func Setup(mgr ctrl.Manager, o controller.Options, shared reconciler.Shared) error {
-	return reconciler.Add(mgr, o, shared, reconciler.Kind[*v1alpha1.Endpoint]{
-		Registration: Kind,
-		Object:       &v1alpha1.Endpoint{},
-		List:         &v1alpha1.EndpointList{},
-		Region:       func(mg *v1alpha1.Endpoint) *string { return mg.Spec.ForProvider.Region },
-		External: func(c reconciler.Connection) ownership.ExternalClient[*v1alpha1.Endpoint] {
-			return &external{client: awsconfig.ClientFor(c.Session, eventbridge.NewFromConfig), session: c.Session}
-		},
-		Metadata: func(mg *v1alpha1.Endpoint) *common.ResourceMetadata {
-			return metadata.Plain(mg.Status.AtProvider.ACKResourceMetadata)
-		},
-		NameField: "spec.forProvider.name",
-		Name:      func(mg *v1alpha1.Endpoint) string { return mg.Spec.ForProvider.Name },
-		Noun:      "global endpoint",
-		ObserveCalls: func(*v1alpha1.Endpoint, *awsconfig.Session) []quota.Operation {
-			return budget.ObserveCalls(eventbridge.ServiceID, "DescribeEndpoint", "", false)
-		},
-	})
-}
+// Kind is the Endpoint kind. EventBridge refuses a create of a name that
+// exists, so a new object creates before it looks; it cannot tag a global
+// endpoint.
+var Kind = reconciler.Define(reconciler.Definition[*v1alpha1.Endpoint]{
+	Kind: reconciler.Kind{
+		GroupVersionKind: v1alpha1.EndpointGroupVersionKind,
+		Noun:             "global endpoint",
+		Create:           quota.Operation{Service: eventbridge.ServiceID, Name: "CreateEndpoint"},
+		CreatesFirst:     true,
+		NameField:        "spec.forProvider.name",
+		ConnectionKeys:   eb.ConnectionKeys,
+		Example:          "examples/eventbus/endpoint.yaml",
+		Import:           reconciler.Import{List: listEndpoints},
+	},
+	Object: &v1alpha1.Endpoint{},
+	List:   &v1alpha1.EndpointList{},
+	Region: func(mg *v1alpha1.Endpoint) *string { return mg.Spec.ForProvider.Region },
+	Name:   func(mg *v1alpha1.Endpoint) string { return mg.Spec.ForProvider.Name },
+	External: func(c reconciler.Connection) ownership.ExternalClient[*v1alpha1.Endpoint] {
+		return &external{client: awsconfig.ClientFor(c.Session, eventbridge.NewFromConfig), session: c.Session}
+	},
+	Metadata: func(mg *v1alpha1.Endpoint) *common.ResourceMetadata {
+		return metadata.Plain(mg.Status.AtProvider.ACKResourceMetadata)
+	},
+	ObserveCalls: func(*v1alpha1.Endpoint, *awsconfig.Session) []quota.Operation {
+		return budget.ObserveCalls(eventbridge.ServiceID, "DescribeEndpoint", "", false)
+	},
+})
 
 type external struct {
 	client  eb.API

@@ -23,13 +23,11 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
@@ -53,37 +51,34 @@ const (
 	errReplaced = "the endpoint configuration in SageMaker differs from the spec in %s; SageMaker cannot change an endpoint configuration in place: set spec.forProvider to what SageMaker holds, or create another EndpointConfig, with another endpointConfigName, for this spec"
 )
 
-// Kind registers the kind with the provider: its API, and the AWS
-// operation that creates its resources, which AWS refuses when the name
-// exists, so a new object creates before it looks.
-var Kind = reconciler.Registration{
-	GroupVersionKind: v1alpha1.EndpointConfigGroupVersionKind,
-	Create:           quota.Operation{Service: sagemaker.ServiceID, Name: "CreateEndpointConfig"},
-	CreatesFirst:     true,
-	ConnectionKeys:   sm.ConnectionKeys,
-}
-
-// Setup adds the EndpointConfig controller to the manager.
-func Setup(mgr ctrl.Manager, o controller.Options, shared reconciler.Shared) error {
-	return reconciler.Add(mgr, o, shared, reconciler.Kind[*v1alpha1.EndpointConfig]{
-		Tagged:       true,
-		Registration: Kind,
-		Object:       &v1alpha1.EndpointConfig{},
-		List:         &v1alpha1.EndpointConfigList{},
-		Region:       func(mg *v1alpha1.EndpointConfig) *string { return mg.Spec.ForProvider.Region },
-		External: func(c reconciler.Connection) ownership.ExternalClient[*v1alpha1.EndpointConfig] {
-			return &external{client: awsconfig.ClientFor(c.Session, sagemaker.NewFromConfig), kube: c.Kube, session: c.Session, ownerTags: c.OwnerTags}
-		},
-		Metadata: func(mg *v1alpha1.EndpointConfig) *common.ResourceMetadata {
-			return mg.Status.AtProvider.ACKResourceMetadata
-		},
-		NameField:     "spec.forProvider.endpointConfigName",
-		Name:          func(mg *v1alpha1.EndpointConfig) string { return mg.Spec.ForProvider.EndpointConfigName },
-		Noun:          "endpoint configuration",
-		ReadyAtCreate: true,
-		ObserveCalls:  observeCalls,
-	})
-}
+// Kind is the EndpointConfig kind. SageMaker refuses a create of a name
+// that exists, so a new object creates before it looks; its create's
+// answer shows the configuration usable.
+var Kind = reconciler.Define(reconciler.Definition[*v1alpha1.EndpointConfig]{
+	Kind: reconciler.Kind{
+		GroupVersionKind: v1alpha1.EndpointConfigGroupVersionKind,
+		Noun:             "endpoint configuration",
+		Create:           quota.Operation{Service: sagemaker.ServiceID, Name: "CreateEndpointConfig"},
+		CreatesFirst:     true,
+		Tagged:           true,
+		NameField:        "spec.forProvider.endpointConfigName",
+		ConnectionKeys:   sm.ConnectionKeys,
+		Example:          "examples/mlplatform/endpointconfig.yaml",
+		Import:           reconciler.Import{List: listEndpointConfigs},
+	},
+	Object: &v1alpha1.EndpointConfig{},
+	List:   &v1alpha1.EndpointConfigList{},
+	Region: func(mg *v1alpha1.EndpointConfig) *string { return mg.Spec.ForProvider.Region },
+	Name:   func(mg *v1alpha1.EndpointConfig) string { return mg.Spec.ForProvider.EndpointConfigName },
+	External: func(c reconciler.Connection) ownership.ExternalClient[*v1alpha1.EndpointConfig] {
+		return &external{client: awsconfig.ClientFor(c.Session, sagemaker.NewFromConfig), kube: c.Kube, session: c.Session, ownerTags: c.OwnerTags}
+	},
+	Metadata: func(mg *v1alpha1.EndpointConfig) *common.ResourceMetadata {
+		return mg.Status.AtProvider.ACKResourceMetadata
+	},
+	ReadyAtCreate: true,
+	ObserveCalls:  observeCalls,
+})
 
 // observeCalls are the calls an Observe of mg makes: the describe, and the
 // tag list when tags.Listed says so, decided on mg as read, as Observe

@@ -28,13 +28,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsarn "github.com/aws/aws-sdk-go-v2/aws/arn"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
-	ctrl "sigs.k8s.io/controller-runtime"
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
@@ -73,48 +71,43 @@ const (
 	msgNotAsSent = "SNS answered the subscribe with a subscription it already had, whose attributes are not those this object sent; this object did not make it and does not change it"
 )
 
-// Kind registers the kind with the provider: its API, and the AWS
-// operation that creates its resources. SNS answers a Subscribe of a
-// subscription that exists with that subscription, so a new object looks
-// first.
-var Kind = reconciler.Registration{
-	GroupVersionKind: v1alpha1.SubscriptionGroupVersionKind,
-	Create:           quota.Operation{Service: sns.ServiceID, Name: "Subscribe"},
-	ConnectionKeys:   snsclient.ConnectionKeys,
-}
-
-// Setup adds the Subscription controller to the manager. A Subscription's
+// Kind is the Subscription kind. SNS answers a Subscribe of a subscription
+// that exists with that subscription, so a new object looks first. Its
 // external name is its ARN, which Subscribe returns, so no initializer sets
-// it beforehand; a create whose answer was lost is found again by its topic,
-// protocol and endpoint, which SNS keeps unique.
-func Setup(mgr ctrl.Manager, o controller.Options, shared reconciler.Shared) error {
-	return reconciler.Add(mgr, o, shared, reconciler.Kind[*v1alpha1.Subscription]{
-		Registration: Kind,
-		Object:       &v1alpha1.Subscription{},
-		List:         &v1alpha1.SubscriptionList{},
-		Region:       func(mg *v1alpha1.Subscription) *string { return mg.Spec.ForProvider.Region },
-		External: func(c reconciler.Connection) ownership.ExternalClient[*v1alpha1.Subscription] {
-			return &external{client: awsconfig.ClientFor(c.Session, sns.NewFromConfig), session: c.Session, left: c.Left, holdsClaim: c.HoldsClaim}
-		},
-		Noun: "subscription",
-		ObserveCalls: func(mg *v1alpha1.Subscription, _ *awsconfig.Session) []quota.Operation {
-			ops := budget.ObserveCalls(sns.ServiceID, "GetSubscriptionAttributes", "", false)
-			if meta.GetExternalName(mg) == "" {
-				// Without its ARN, Observe looks the subscription up
-				// among its topic's.
-				ops = append(ops, quota.Operation{Service: sns.ServiceID, Name: "ListSubscriptionsByTopic"})
-			}
-			return ops
-		},
-		Identity:      Identity,
-		Where:         topicPlace,
-		IdentityField: "spec.forProvider.topicARN, protocol and endpoint",
-		Another:       "another topic, protocol or endpoint",
-		Metadata: func(mg *v1alpha1.Subscription) *common.ResourceMetadata {
-			return metadata.Plain(mg.Status.AtProvider.ACKResourceMetadata)
-		},
-	})
-}
+// it beforehand; a create whose answer was lost is found again by its
+// topic, protocol and endpoint, which SNS keeps unique.
+var Kind = reconciler.Define(reconciler.Definition[*v1alpha1.Subscription]{
+	Kind: reconciler.Kind{
+		GroupVersionKind: v1alpha1.SubscriptionGroupVersionKind,
+		Noun:             "subscription",
+		Create:           quota.Operation{Service: sns.ServiceID, Name: "Subscribe"},
+		ConnectionKeys:   snsclient.ConnectionKeys,
+		Example:          "examples/notification/subscription.yaml",
+		Import:           reconciler.Import{List: listSubscriptions, Named: named, Base: topicName},
+	},
+	Object: &v1alpha1.Subscription{},
+	List:   &v1alpha1.SubscriptionList{},
+	Region: func(mg *v1alpha1.Subscription) *string { return mg.Spec.ForProvider.Region },
+	External: func(c reconciler.Connection) ownership.ExternalClient[*v1alpha1.Subscription] {
+		return &external{client: awsconfig.ClientFor(c.Session, sns.NewFromConfig), session: c.Session, left: c.Left, holdsClaim: c.HoldsClaim}
+	},
+	ObserveCalls: func(mg *v1alpha1.Subscription, _ *awsconfig.Session) []quota.Operation {
+		ops := budget.ObserveCalls(sns.ServiceID, "GetSubscriptionAttributes", "", false)
+		if meta.GetExternalName(mg) == "" {
+			// Without its ARN, Observe looks the subscription up
+			// among its topic's.
+			ops = append(ops, quota.Operation{Service: sns.ServiceID, Name: "ListSubscriptionsByTopic"})
+		}
+		return ops
+	},
+	Identity:      Identity,
+	Where:         topicPlace,
+	IdentityField: "spec.forProvider.topicARN, protocol and endpoint",
+	Another:       "another topic, protocol or endpoint",
+	Metadata: func(mg *v1alpha1.Subscription) *common.ResourceMetadata {
+		return metadata.Plain(mg.Status.AtProvider.ACKResourceMetadata)
+	},
+})
 
 // topicPlace is where a subscription lives: its topic's account and
 // region, whichever account subscribes.

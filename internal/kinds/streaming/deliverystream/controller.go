@@ -27,12 +27,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/firehose"
 	"github.com/aws/aws-sdk-go-v2/service/firehose/types"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
@@ -46,7 +44,6 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/conditions"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/initprovider"
-	"github.com/cloudkinds/provider-aws-services/internal/reconciler/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/metadata"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
@@ -90,43 +87,40 @@ var states = conditions.StateMap{
 	Failed:    []string{string(types.DeliveryStreamStatusCreatingFailed), string(types.DeliveryStreamStatusDeletingFailed)},
 }
 
-// Kind registers the kind with the provider: its API, and the AWS
-// operation that creates its resources, which AWS refuses when the name
-// exists, so a new object creates before it looks.
-var Kind = reconciler.Registration{
-	GroupVersionKind: v1alpha1.DeliveryStreamGroupVersionKind,
-	Create:           quota.Operation{Service: firehose.ServiceID, Name: "CreateDeliveryStream"},
-	CreatesFirst:     true,
-	ConnectionKeys:   fh.ConnectionKeys,
-}
-
-// Setup adds the DeliveryStream controller to the manager.
-func Setup(mgr ctrl.Manager, o controller.Options, shared reconciler.Shared) error {
-	return reconciler.Add(mgr, o, shared, reconciler.Kind[*v1alpha1.DeliveryStream]{
-		Tagged:          true,
-		Registration:    Kind,
-		Object:          &v1alpha1.DeliveryStream{},
-		List:            &v1alpha1.DeliveryStreamList{},
-		SentAnnotations: []string{AnnotationAccessKeyFingerprint, AnnotationAccessKeySecretVersion, AnnotationBufferingHintsSent},
-		Region:          func(mg *v1alpha1.DeliveryStream) *string { return mg.Spec.ForProvider.Region },
-		External: func(c reconciler.Connection) ownership.ExternalClient[*v1alpha1.DeliveryStream] {
-			return &external{client: awsconfig.ClientFor(c.Session, firehose.NewFromConfig), kube: c.Kube, session: c.Session, ownerTags: c.OwnerTags, left: c.Left, secrets: secretkey.NewReader(c.Kube, shared.Fingerprints)}
-		},
-		Metadata: func(mg *v1alpha1.DeliveryStream) *common.ResourceMetadata {
-			return mg.Status.AtProvider.ACKResourceMetadata
-		},
-		NameField:    "spec.forProvider.deliveryStreamName",
-		Name:         func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
-		Noun:         "delivery stream",
-		ObserveCalls: observeCalls,
-		Watches: []managedoptions.Watch{managedoptions.WatchSecrets(mgr.GetClient(), o.Logger, &v1alpha1.DeliveryStreamList{}, func(mg *v1alpha1.DeliveryStream) []string {
-			if ref := accessKeyRef(&mg.Spec.ForProvider); ref != nil && ref.Name != nil {
-				return []string{*ref.Name}
-			}
-			return nil
-		})},
-	})
-}
+// Kind is the DeliveryStream kind. Firehose refuses a create of a name that
+// exists, so a new object creates before it looks. It watches the Secrets
+// the resources read, so that a rotated access key reaches AWS at once.
+var Kind = reconciler.Define(reconciler.Definition[*v1alpha1.DeliveryStream]{
+	Kind: reconciler.Kind{
+		GroupVersionKind: v1alpha1.DeliveryStreamGroupVersionKind,
+		Noun:             "delivery stream",
+		Create:           quota.Operation{Service: firehose.ServiceID, Name: "CreateDeliveryStream"},
+		CreatesFirst:     true,
+		Tagged:           true,
+		NameField:        "spec.forProvider.deliveryStreamName",
+		ConnectionKeys:   fh.ConnectionKeys,
+		Example:          "examples/streaming/deliverystream.yaml",
+		Import:           reconciler.Import{List: listDeliveryStreams},
+	},
+	Object:          &v1alpha1.DeliveryStream{},
+	List:            &v1alpha1.DeliveryStreamList{},
+	SentAnnotations: []string{AnnotationAccessKeyFingerprint, AnnotationAccessKeySecretVersion, AnnotationBufferingHintsSent},
+	Region:          func(mg *v1alpha1.DeliveryStream) *string { return mg.Spec.ForProvider.Region },
+	Name:            func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
+	External: func(c reconciler.Connection) ownership.ExternalClient[*v1alpha1.DeliveryStream] {
+		return &external{client: awsconfig.ClientFor(c.Session, firehose.NewFromConfig), kube: c.Kube, session: c.Session, ownerTags: c.OwnerTags, left: c.Left, secrets: c.Secrets}
+	},
+	Metadata: func(mg *v1alpha1.DeliveryStream) *common.ResourceMetadata {
+		return mg.Status.AtProvider.ACKResourceMetadata
+	},
+	ObserveCalls: observeCalls,
+	Secrets: func(mg *v1alpha1.DeliveryStream) []string {
+		if ref := accessKeyRef(&mg.Spec.ForProvider); ref != nil && ref.Name != nil {
+			return []string{*ref.Name}
+		}
+		return nil
+	},
+})
 
 // observeCalls are the calls an Observe of mg makes: the describe, and the
 // tag list when tags.Listed says so, decided on mg as read, as Observe
