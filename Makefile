@@ -214,7 +214,7 @@ bench.fair: controlplane
 ## same 50 DeliveryStreams and 50 Subscriptions against the emulator of make bench: time to all Ready,
 ## peak RSS and AWS calls of each (about 15 minutes). CLASSIC_PROVIDER (its binary) and CLASSIC_CRDS (its
 ## package's CRDs) say where the classic provider is: this project does not build it; build it by hand
-## from its own repository (cmd/provider; package/crds), as docs/sizing.md tells.
+## from its own repository (cmd/provider; package/crds), as docs/development.md tells.
 bench.classic: controlplane
 	CLASSIC_PROVIDER=$(CLASSIC_PROVIDER) CLASSIC_CRDS=$(CLASSIC_CRDS) \
 		$(GO) test -count=1 -tags integration -run '^$$' -bench BenchmarkSideBySide -benchtime 1x -timeout 90m -v ./test/integration/sidebyside/

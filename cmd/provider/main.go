@@ -86,7 +86,7 @@ func main() {
 		leaseDuration    = app.Flag("leader-election-lease-duration", "How long a standby waits, after it last saw the leader renew its lease, before it takes over: a leader's crash stops reconciling for about this long.").Default(awscontroller.DefaultLease.Duration.String()).Duration()
 		renewDeadline    = app.Flag("leader-election-renew-deadline", "How long the leader keeps trying to renew its lease before it gives up leading and exits: an API server that answers no renewal for this long makes the leader step down.").Default(awscontroller.DefaultLease.RenewDeadline.String()).Duration()
 		retryPeriod      = app.Flag("leader-election-retry-period", "How often the leader renews its lease and a standby looks at it.").Default(awscontroller.DefaultLease.RetryPeriod.String()).Duration()
-		shardCount       = app.Flag("shards", "Share the work between the provider's replicas: each AWS account's work is in one of this many shards, each held by one replica at a time through a Lease in the provider's namespace, timed as --leader-election's; a replica that stops hands its shards to the others (docs/sizing.md, \"Past one pod\"). Run more replicas than one with it, and without --leader-election. 0, the default, shares nothing: this replica does all the work.").Default("0").Int()
+		shardCount       = app.Flag("shards", "Share the work between the provider's replicas: each AWS account's work is in one of this many shards, each held by one replica at a time through a Lease in the provider's namespace, timed as --leader-election's; a replica that stops hands its shards to the others (docs/operations.md, \"By replicas\"). Run more replicas than one with it, and without --leader-election. 0, the default, shares nothing: this replica does all the work.").Default("0").Int()
 		healthAddr       = app.Flag("health-probe-bind-address", "Address of the health and readiness probes.").Default(":8081").String()
 		metricsAddr      = app.Flag("metrics-bind-address", "Address of the Prometheus metrics endpoint.").Default(":8080").String()
 		pprofAddr        = app.Flag("pprof-bind-address", "Address of Go's pprof endpoints (/debug/pprof), for profiling memory and CPU; empty, the default, serves none.").Default("").String()
@@ -118,7 +118,7 @@ func main() {
 		// Half of Go's default: the heap grows to 1.5× what is live, not
 		// 2×. The provider's live heap is small and its CPU mostly idle, so
 		// the extra collections cost little and the peak RSS drops (see
-		// docs/sizing.md). GOGC in the environment wins.
+		// docs/operations.md). GOGC in the environment wins.
 		runtimedebug.SetGCPercent(50)
 	}
 
@@ -128,7 +128,7 @@ func main() {
 
 	if os.Getenv("GOMEMLIMIT") == "" {
 		// Within a container's memory limit, the collector, not the
-		// kernel's OOM killer, holds the heap down (docs/sizing.md).
+		// kernel's OOM killer, holds the heap down (docs/operations.md).
 		// GOMEMLIMIT in the environment wins.
 		root := os.DirFS("/")
 		if limit, ok := memlimit.OfCgroup(root); ok {

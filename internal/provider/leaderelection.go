@@ -46,7 +46,7 @@ type Lease struct {
 // gives up (RetryPeriod + RenewDeadline after its last renewal) and the
 // moment a standby may take over. A standby takes over between Duration − 1 s
 // and Duration + 2 × 2.2 × RetryPeriod after the leader's last renewal
-// (docs/sizing.md).
+// (docs/operations.md).
 var DefaultLease = Lease{Duration: 14 * time.Second, RenewDeadline: 10 * time.Second, RetryPeriod: time.Second}
 
 // Validate says, naming the flags, why the lease cannot elect a single
