@@ -17,14 +17,11 @@ limitations under the License.
 package emulator_test
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -270,78 +267,6 @@ func TestCountedFaultsComeFirstThenRunOut(t *testing.T) {
 	}
 }
 
-// TestDroppedAnswers: a fault that drops the answer runs the operation
-// first: the change is made (here, a create creates) and its caller gets an
-// HTTP 500 or a reset connection instead of the answer, once per count; the
-// calls after it are answered as usual, so that a retry of the create is
-// told that what it names exists.
-func TestDroppedAnswers(t *testing.T) {
-	const op = "events:CreateEndpoint"
-	reset := "connection reset"
-	cases := map[string]struct {
-		fault emulator.Fault
-		// want is the outcome of each create, as the client sees it:
-		// an outcome, or a part of a transport error.
-		want []string
-	}{
-		"AnswerReplacedByAServerError": {
-			fault: emulator.Fault{DropAnswer: 1},
-			want:  []string{emulator.OutcomeError, emulator.OutcomeRefused},
-		},
-		"ConnectionReset": {
-			fault: emulator.Fault{DropConnection: 1},
-			want:  []string{reset, emulator.OutcomeRefused},
-		},
-		"ServerErrorsFirstThenTheDroppedAnswers": {
-			fault: emulator.Fault{ServerError: 1, DropAnswer: 1, DropConnection: 1},
-			want:  []string{emulator.OutcomeError, emulator.OutcomeError, reset, emulator.OutcomeRefused},
-		},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			e, _, cfg := serve(t, emulator.Options{})
-			e.InjectFault(op, tc.fault)
-			var created []string
-			e.SetCreationHook(func(c emulator.Creation) { created = append(created, c.Name) })
-			c := eventbridge.NewFromConfig(cfg)
-			in := endpointInput("orders")
-			in.RoleArn = aws.String("arn:aws:iam::000000000000:role/replication")
-			var got []string
-			for range tc.want {
-				_, err := c.CreateEndpoint(ctx, in)
-				o := outcomeOf(err)
-				if strings.Contains(o, reset) {
-					o = reset
-				}
-				got = append(got, o)
-			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("creates as the client saw them: -want, +got:\n%s", diff)
-			}
-			// The create whose answer was dropped made the endpoint; the
-			// one after it was told it exists.
-			if diff := cmp.Diff([]string{"orders"}, created); diff != "" {
-				t.Errorf("endpoints created: -want, +got:\n%s", diff)
-			}
-			if d := must(c.DescribeEndpoint(ctx, &eventbridge.DescribeEndpointInput{Name: aws.String("orders")}))(t); aws.ToString(d.Name) != "orders" {
-				t.Errorf("described %q", aws.ToString(d.Name))
-			}
-			// A call whose answer was dropped counts as what the operation
-			// did: the first made the endpoint, each later one was
-			// refused as existing (the dropped connection's too).
-			ran := len(tc.want) - tc.fault.ServerError
-			want := map[string]int{emulator.OutcomeOK: 1, emulator.OutcomeThrottled: 0, emulator.OutcomeError: tc.fault.ServerError, emulator.OutcomeRefused: ran - 1}
-			if diff := cmp.Diff(want, e.Outcomes()[op]); diff != "" {
-				t.Errorf("outcomes of %s: -want, +got:\n%s", op, diff)
-			}
-			// Its counts ran out: the fault is gone.
-			if f := e.Faults(); len(f) != 0 {
-				t.Errorf("faults left: %v", f)
-			}
-		})
-	}
-}
-
 func TestLatencyJitter(t *testing.T) {
 	e, _, cfg := serve(t, emulator.Options{Seed: 3})
 	e.InjectFault("firehose", emulator.Fault{Latency: 10 * time.Millisecond, LatencyJitter: 100 * time.Millisecond})
@@ -362,140 +287,6 @@ func TestLatencyJitter(t *testing.T) {
 	}
 }
 
-func TestFaultJSON(t *testing.T) {
-	cases := map[string]struct {
-		fault emulator.Fault
-		json  string
-	}{
-		"zero": {json: `{"throttle":0,"serverError":0,"dropAnswer":0,"dropConnection":0,"throttleRate":0,"errorRate":0,"latency":"0s","latencyJitter":"0s"}`},
-		"full": {
-			fault: emulator.Fault{Throttle: 1, ServerError: 2, DropAnswer: 3, DropConnection: 4, ThrottleRate: 0.25, ErrorRate: 0.5, Latency: 50 * time.Millisecond, LatencyJitter: 2 * time.Second},
-			json:  `{"throttle":1,"serverError":2,"dropAnswer":3,"dropConnection":4,"throttleRate":0.25,"errorRate":0.5,"latency":"50ms","latencyJitter":"2s"}`,
-		},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			b, err := json.Marshal(tc.fault)
-			if err != nil || string(b) != tc.json {
-				t.Fatalf("marshal: %s %v, want %s", b, err, tc.json)
-			}
-			var back emulator.Fault
-			if err := json.Unmarshal(b, &back); err != nil || back != tc.fault {
-				t.Errorf("unmarshal: %+v %v, want %+v", back, err, tc.fault)
-			}
-		})
-	}
-	for _, bad := range []string{`{"latency":"fast"}`, `{"latency":50}`, `{"throtle":1}`, `[]`} {
-		var f emulator.Fault
-		if err := json.Unmarshal([]byte(bad), &f); err == nil {
-			t.Errorf("%s: no error, got %+v", bad, f)
-		}
-	}
-}
-
-func TestFaultsEndpoint(t *testing.T) {
-	e, url, cfg := serve(t, emulator.Options{})
-	url += "/_emulator/faults"
-	type document struct {
-		Faults              map[string]emulator.Fault `json:"faults"`
-		EventualConsistency map[string]string         `json:"eventualConsistency"`
-	}
-	get := func() document {
-		t.Helper()
-		status, body := control(t, http.MethodGet, url, "")
-		var d document
-		if err := json.Unmarshal([]byte(body), &d); status != http.StatusOK || err != nil {
-			t.Fatalf("GET: %d %s %v", status, body, err)
-		}
-		return d
-	}
-	if diff := cmp.Diff(document{Faults: map[string]emulator.Fault{}, EventualConsistency: map[string]string{}}, get()); diff != "" {
-		t.Errorf("initially: -want, +got:\n%s", diff)
-	}
-
-	put := `{"faults": {"*": {"latencyJitter": "5ms"}, "sns": {"throttleRate": 1}, "firehose:CreateDeliveryStream": {"throttle": 2, "errorRate": 0.5, "latency": "1ms"}},
-		"eventualConsistency": {"firehose": "2s", "sagemaker": "1m30s"}}`
-	want := document{
-		Faults: map[string]emulator.Fault{
-			"*":                             {LatencyJitter: 5 * time.Millisecond},
-			"sns":                           {ThrottleRate: 1},
-			"firehose:CreateDeliveryStream": {Throttle: 2, ErrorRate: 0.5, Latency: time.Millisecond},
-		},
-		EventualConsistency: map[string]string{"firehose": "2s", "sagemaker": "1m30s"},
-	}
-	for _, method := range []string{http.MethodPut, http.MethodPost} {
-		status, body := control(t, method, url, put)
-		var answered document
-		if err := json.Unmarshal([]byte(body), &answered); status != http.StatusOK || err != nil {
-			t.Fatalf("%s: %d %s %v", method, status, body, err)
-		}
-		if diff := cmp.Diff(want, answered); diff != "" {
-			t.Errorf("%s answer: -want, +got:\n%s", method, diff)
-		}
-		if diff := cmp.Diff(want, get()); diff != "" {
-			t.Errorf("GET after %s: -want, +got:\n%s", method, diff)
-		}
-	}
-	if diff := cmp.Diff(want.Faults, e.Faults()); diff != "" {
-		t.Errorf("Faults(): -want, +got:\n%s", diff)
-	}
-	if diff := cmp.Diff(map[string]time.Duration{"firehose": 2 * time.Second, "sagemaker": 90 * time.Second}, e.EventualConsistency()); diff != "" {
-		t.Errorf("EventualConsistency(): -want, +got:\n%s", diff)
-	}
-	_, err := sns.NewFromConfig(cfg).CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("t")})
-	wantCode(t, err, "Throttling", "Rate exceeded")
-	if _, raw := control(t, http.MethodGet, url, ""); !strings.Contains(raw, `"latency":"1ms"`) || !strings.Contains(raw, `"latencyJitter":"5ms"`) {
-		t.Errorf("durations are not duration strings: %s", raw)
-	}
-
-	// A PUT replaces everything: what it does not name is gone.
-	if status, body := control(t, http.MethodPut, url, `{"faults": {"events": {"serverError": 1}}}`); status != http.StatusOK {
-		t.Fatalf("PUT: %d %s", status, body)
-	}
-	if diff := cmp.Diff(document{Faults: map[string]emulator.Fault{"events": {ServerError: 1}}, EventualConsistency: map[string]string{}}, get()); diff != "" {
-		t.Errorf("after a second PUT: -want, +got:\n%s", diff)
-	}
-
-	bad := map[string]struct{ body, msg string }{
-		"a rate above 1":        {`{"faults": {"*": {"throttleRate": 1.5}}}`, "throttleRate 1.5 is not a probability"},
-		"a negative rate":       {`{"faults": {"sns": {"errorRate": -0.1}}}`, "errorRate -0.1 is not a probability"},
-		"not JSON":              {`{"faults": `, "bad faults document"},
-		"an unknown member":     {`{"fault": {}}`, "unknown field"},
-		"an unknown fault item": {`{"faults": {"*": {"rate": 1}}}`, "unknown field"},
-		"a bad duration":        {`{"faults": {"*": {"latency": "soon"}}}`, `latency "soon" is not a duration`},
-		"an unknown service":    {`{"faults": {"firehos": {"throttle": 1}}}`, `fault scope "firehos"`},
-		"no operation":          {`{"faults": {"sns:": {"throttle": 1}}}`, "names no operation"},
-		"a negative count":      {`{"faults": {"sns": {"throttle": -1}}}`, "negative count"},
-		"a bad delay":           {`{"eventualConsistency": {"firehose": "2"}}`, "not a duration"},
-		"a delay for no one":    {`{"eventualConsistency": {"s3": "2s"}}`, `"s3" is not one of`},
-	}
-	for name, tc := range bad {
-		t.Run(name, func(t *testing.T) {
-			status, body := control(t, http.MethodPut, url, tc.body)
-			if status != http.StatusBadRequest || !strings.Contains(body, tc.msg) {
-				t.Errorf("want 400 with %q, got %d %s", tc.msg, status, body)
-			}
-		})
-	}
-	if got := e.Faults(); !cmp.Equal(got, map[string]emulator.Fault{"events": {ServerError: 1}}) {
-		t.Errorf("a refused PUT changed the faults: %v", got)
-	}
-
-	if status, body := control(t, http.MethodPatch, url, "{}"); status != http.StatusMethodNotAllowed {
-		t.Errorf("PATCH: %d %s", status, body)
-	}
-	e.SetEventualConsistency("sns", time.Second)
-	if status, body := control(t, http.MethodDelete, url, ""); status != http.StatusOK {
-		t.Fatalf("DELETE: %d %s", status, body)
-	}
-	if diff := cmp.Diff(document{Faults: map[string]emulator.Fault{}, EventualConsistency: map[string]string{}}, get()); diff != "" {
-		t.Errorf("after DELETE: -want, +got:\n%s", diff)
-	}
-	if len(e.Faults()) != 0 || len(e.EventualConsistency()) != 0 {
-		t.Errorf("after DELETE: %v %v", e.Faults(), e.EventualConsistency())
-	}
-}
-
 func TestEventualConsistencyCanBeRemoved(t *testing.T) {
 	e, cfg, _ := start(t, "AKIDEMO")
 	c := firehose.NewFromConfig(cfg)
@@ -511,66 +302,4 @@ func TestEventualConsistencyCanBeRemoved(t *testing.T) {
 		t.Errorf("after removal: %v", got)
 	}
 	describeStream(t, c, "late")
-}
-
-func TestCallHook(t *testing.T) {
-	e, cfg, _ := start(t, "AKIDEMO")
-	c := firehose.NewFromConfig(cfg)
-	var (
-		mu    sync.Mutex
-		fired []string
-		seen  emulator.Inventory
-	)
-
-	// The caller dies right after its create left: AWS made the stream, the
-	// answer is lost.
-	lost, cancel := context.WithCancel(ctx)
-	returned := make(chan struct{})
-	e.SetCallHook(func(service, operation string) {
-		inv := e.Inventory() // the hook runs outside the server's lock, after the change
-		mu.Lock()
-		fired = append(fired, service+":"+operation)
-		seen = inv
-		mu.Unlock()
-		cancel()
-		select {
-		case <-returned:
-		case <-time.After(5 * time.Second):
-		}
-	})
-	_, err := c.CreateDeliveryStream(lost, &firehose.CreateDeliveryStreamInput{DeliveryStreamName: aws.String("s1"), HttpEndpointDestinationConfiguration: httpDestination()})
-	close(returned)
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("the caller got its answer: %v", err)
-	}
-	mu.Lock()
-	if !cmp.Equal(seen.DeliveryStreams, []string{"s1"}) {
-		t.Errorf("the hook saw %v", seen.DeliveryStreams)
-	}
-	mu.Unlock()
-
-	var calls []string
-	e.SetCallHook(func(service, operation string) {
-		mu.Lock()
-		defer mu.Unlock()
-		calls = append(calls, service+":"+operation)
-	})
-	e.InjectFault("firehose:CreateDeliveryStream", emulator.Fault{Throttle: 1})
-	_, err = c.CreateDeliveryStream(ctx, &firehose.CreateDeliveryStreamInput{DeliveryStreamName: aws.String("s2"), HttpEndpointDestinationConfiguration: httpDestination()})
-	wantCode(t, err, "LimitExceededException", "Rate exceeded")
-	_, err = c.CreateDeliveryStream(ctx, &firehose.CreateDeliveryStreamInput{DeliveryStreamName: aws.String("s1"), HttpEndpointDestinationConfiguration: httpDestination()})
-	wantCode(t, err, "ResourceInUseException", "")
-	createStream(t, c, "s2")
-	describeStream(t, c, "s2")
-	e.SetCallHook(nil)
-	createStream(t, c, "s3")
-
-	mu.Lock()
-	defer mu.Unlock()
-	if diff := cmp.Diff([]string{"firehose:CreateDeliveryStream"}, fired); diff != "" {
-		t.Errorf("first hook: -want, +got:\n%s", diff)
-	}
-	if diff := cmp.Diff([]string{"firehose:CreateDeliveryStream", "firehose:DescribeDeliveryStream"}, calls); diff != "" {
-		t.Errorf("second hook: -want, +got:\n%s", diff)
-	}
 }

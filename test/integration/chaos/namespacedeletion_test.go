@@ -32,7 +32,6 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
-	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	kerrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -40,7 +39,6 @@ import (
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/provider/config"
-	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 	"github.com/cloudkinds/provider-aws-services/test/controlplane"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 	"github.com/cloudkinds/provider-aws-services/test/workload"
@@ -376,87 +374,4 @@ func deleteAcrossARestart(ctx context.Context, t *testing.T, kube client.Client,
 			t.Errorf("it took %s for %s after the namespace's deletion, over the budget of %s", d.Round(100*time.Millisecond), what, deletionBudget)
 		}
 	}
-}
-
-// whatStays lists what is left in a namespace being deleted that the
-// provider has a finalizer on, or makes: the objects, with their
-// finalizers and conditions, the config, its usages and the Secrets.
-func whatStays(ctx context.Context, kube client.Client, ns string, objects []resource.Managed) []string {
-	var out []string
-	for _, mg := range objects {
-		o := mg.DeepCopyObject().(resource.Managed) //nolint:forcetypeassert // a copy of its own type
-		if err := kube.Get(ctx, client.ObjectKeyFromObject(mg), o); err != nil {
-			if !kerrors.IsNotFound(err) {
-				out = append(out, objectName(mg)+": "+err.Error())
-			}
-			continue
-		}
-		out = append(out, fmt.Sprintf("%s: deleted %s, finalizers %v, %s", objectName(mg), deletedAt(o), o.GetFinalizers(), conditionsOf(o)))
-	}
-	pcs := &v1alpha1.ProviderConfigList{}
-	if err := kube.List(ctx, pcs, client.InNamespace(ns)); err != nil {
-		out = append(out, "ProviderConfigs: "+err.Error())
-	}
-	for i := range pcs.Items {
-		pc := &pcs.Items[i]
-		out = append(out, fmt.Sprintf("ProviderConfig %s: deleted %s, finalizers %v, %d users", pc.Name, deletedAt(pc), pc.Finalizers, pc.Status.Users))
-	}
-	usages := &v1alpha1.ProviderConfigUsageList{}
-	if err := kube.List(ctx, usages, client.InNamespace(ns)); err != nil {
-		out = append(out, "ProviderConfigUsages: "+err.Error())
-	}
-	for i := range usages.Items {
-		u := &usages.Items[i]
-		out = append(out, fmt.Sprintf("ProviderConfigUsage %s (of %s %s): deleted %s, finalizers %v", u.Name, u.ResourceReference.Kind, u.ResourceReference.Name, deletedAt(u), u.Finalizers))
-	}
-	secrets := &corev1.SecretList{}
-	if err := kube.List(ctx, secrets, client.InNamespace(ns)); err != nil {
-		out = append(out, "Secrets: "+err.Error())
-	}
-	for i := range secrets.Items {
-		s := &secrets.Items[i]
-		out = append(out, fmt.Sprintf("Secret %s: deleted %s, finalizers %v", s.Name, deletedAt(s), s.Finalizers))
-	}
-	if len(out) == 0 {
-		out = append(out, "none of the provider's objects, config, usages or Secrets")
-	}
-	return out
-}
-
-func deletedAt(o metav1.Object) string {
-	if ts := o.GetDeletionTimestamp(); ts != nil {
-		return ts.Format("15:04:05")
-	}
-	return "no"
-}
-
-// leftOnAWS lists the objects whose AWS resources AWS still holds.
-func leftOnAWS(em *emulator.Server, objects []resource.Managed) []string {
-	inv := em.Inventory()
-	var out []string
-	for _, mg := range objects {
-		if n := awsCount(inv, kindOf(mg), mg.GetName()); n > 0 {
-			out = append(out, fmt.Sprintf("%d AWS resources of %s", n, objectName(mg)))
-		}
-	}
-	return out
-}
-
-// heldClaims lists the ownership claims the objects hold: the claim of an
-// object that is gone must be released (deleted) or, had it retained its
-// resource, no longer name it as its holder.
-func heldClaims(ctx context.Context, t *testing.T, kube client.Client, objects []resource.Managed) []string {
-	t.Helper()
-	var out []string
-	for _, mg := range objects {
-		l := &coordinationv1.LeaseList{}
-		if err := kube.List(ctx, l, client.InNamespace(claimsNamespace), client.MatchingLabels{ownership.LabelClaim: "true", ownership.LabelHolder: string(mg.GetUID())}); err != nil {
-			t.Error(err)
-			continue
-		}
-		for _, c := range l.Items {
-			out = append(out, fmt.Sprintf("%s holds %s %v", objectName(mg), c.Name, c.Annotations))
-		}
-	}
-	return out
 }
