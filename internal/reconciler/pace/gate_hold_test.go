@@ -28,6 +28,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 )
 
@@ -49,7 +50,7 @@ func TestGateHeldDeletionGivesUpItsTurn(t *testing.T) {
 	if res, _ := g.Reconcile(ctx, req); r.runs != 1 || r.urgent != 0 || !res.IsZero() {
 		t.Errorf("held: runs %d (urgent %d), result %+v; want it run at once, unmarked", r.runs, r.urgent, res)
 	}
-	next := budget.Reservation{Scope: "111122223333", Region: "us-east-1", Namespace: "ns", Name: "next", Ops: []budget.Operation{describe}, Class: budget.Change}
+	next := budget.Reservation{Scope: "111122223333", Region: "us-east-1", Namespace: "ns", Name: "next", Ops: []quota.Operation{describe}, Class: budget.Change}
 	if wait := b.Reserve(next, 0); wait != 5*time.Second {
 		t.Errorf("the next change of the namespace: %v away, want 5s (the held deletion's turn)", wait)
 	}

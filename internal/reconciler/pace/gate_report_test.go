@@ -26,6 +26,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
+
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 )
 
@@ -46,7 +48,7 @@ func TestGateLogsOncePerChangeOfPace(t *testing.T) {
 	log := &recordingLog{Logger: logging.NewNopLogger()}
 	g := gate(t, c, b, &recorder{})
 	g.Log = log
-	ops := []budget.Operation{describe}
+	ops := []quota.Operation{describe}
 	for range 10 {
 		g.logPacing(true, ops, time.Second)
 		c.Step(time.Second)
@@ -91,7 +93,7 @@ func TestGateSaysItWaitsLong(t *testing.T) {
 	}
 	// Another namespace's change takes its slot: promised anew, it says
 	// nothing more.
-	newcomer := budget.Reservation{Scope: "111122223333", Region: "us-east-1", Namespace: "other", Name: "o", Ops: []budget.Operation{describe}, Class: budget.Change}
+	newcomer := budget.Reservation{Scope: "111122223333", Region: "us-east-1", Namespace: "other", Name: "o", Ops: []quota.Operation{describe}, Class: budget.Change}
 	c.Step(first.RequeueAfter - 100*time.Millisecond)
 	b.Reserve(newcomer, 0)
 	c.Step(100 * time.Millisecond)

@@ -34,11 +34,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/relook"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 )
 
-var describe = budget.Operation{Service: "Firehose", Name: "DescribeDeliveryStream"}
+var describe = quota.Operation{Service: "Firehose", Name: "DescribeDeliveryStream"}
 
 // recorder is the reconciler behind the gate: it records whether it ran and
 // whether its calls were marked urgent. With putOff it answers as
@@ -89,7 +90,7 @@ func gate(t *testing.T, c *clocktesting.FakeClock, b *budget.Budgets, inner reco
 		Kind: "DeliveryStream", Object: &v1alpha1.DeliveryStream{},
 		Kube: fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).Build(),
 		Calls: func(context.Context, *v1alpha1.DeliveryStream) (budget.Reservation, error) {
-			return budget.Reservation{Scope: "111122223333", Region: "us-east-1", Ops: []budget.Operation{describe}}, nil
+			return budget.Reservation{Scope: "111122223333", Region: "us-east-1", Ops: []quota.Operation{describe}}, nil
 		},
 		Budgets: b, Relook: relook.New(c), Log: logging.NewNopLogger(), Clock: c, Deferred: NewDeferred(c),
 	})
@@ -111,7 +112,7 @@ func take(b *budget.Budgets, ns string, d time.Duration, class budget.Class) {
 }
 
 func reserveFor(b *budget.Budgets, ns string, d time.Duration, class budget.Class, soon time.Duration) {
-	r := budget.Reservation{Scope: "111122223333", Region: "us-east-1", Namespace: ns, Ops: []budget.Operation{describe}, Class: class}
+	r := budget.Reservation{Scope: "111122223333", Region: "us-east-1", Namespace: ns, Ops: []quota.Operation{describe}, Class: class}
 	for wait := -time.Nanosecond; wait+250*time.Millisecond < d; {
 		wait = b.Reserve(r, soon)
 	}
@@ -223,7 +224,7 @@ func TestGate(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := want{runs: r.runs, urgent: r.urgent, requeue: res.RequeueAfter.Round(100 * time.Millisecond)}
-			if remaining := b.Reserve(budget.Reservation{Scope: "111122223333", Region: "us-east-1", Namespace: "ns", Name: "s", Ops: []budget.Operation{describe}, Class: budget.Change}, 0); tc.held && remaining > tc.changes {
+			if remaining := b.Reserve(budget.Reservation{Scope: "111122223333", Region: "us-east-1", Namespace: "ns", Name: "s", Ops: []quota.Operation{describe}, Class: budget.Change}, 0); tc.held && remaining > tc.changes {
 				t.Errorf("a held deletion reserved a turn: the next is %v away, want %v", remaining, tc.changes)
 			}
 			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {

@@ -28,6 +28,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 )
@@ -166,7 +167,7 @@ func TestGateTurnPromisedAnew(t *testing.T) {
 	if first.RequeueAfter != 10*time.Second {
 		t.Fatalf("a change behind 10 s of its namespace's slots: requeued after %v, want 10s", first.RequeueAfter)
 	}
-	newcomer := budget.Reservation{Scope: "111122223333", Region: "us-east-1", Namespace: "other", Name: "o", Ops: []budget.Operation{describe}, Class: budget.Change}
+	newcomer := budget.Reservation{Scope: "111122223333", Region: "us-east-1", Namespace: "other", Name: "o", Ops: []quota.Operation{describe}, Class: budget.Change}
 	c.Step(9900 * time.Millisecond)
 	b.Reserve(newcomer, 0)
 	c.Step(100 * time.Millisecond)

@@ -28,6 +28,7 @@ import (
 
 	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 )
 
@@ -53,7 +54,7 @@ func TestPrune(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.cache.budgets = budget.New(budget.Quotas{})
-	_ = f.cache.budgets.Wait(ctx, "gone-account", "us-east-1", budget.Operation{Service: "SNS", Name: "Subscribe"})
+	_ = f.cache.budgets.Wait(ctx, "gone-account", "us-east-1", quota.Operation{Service: "SNS", Name: "Subscribe"})
 
 	sessions := func() []string {
 		var got []string

@@ -37,6 +37,7 @@ import (
 	"github.com/aws/smithy-go/middleware"
 	"k8s.io/utils/clock"
 
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 )
 
@@ -61,7 +62,7 @@ type Budgets struct {
 
 type key struct {
 	account, region string
-	op              Operation
+	op              quota.Operation
 }
 
 // An Option configures Budgets.
@@ -80,9 +81,9 @@ func New(q Quotas, o ...Option) *Budgets {
 }
 
 // Rate returns the calls per second the provider allows itself for op.
-func (b *Budgets) Rate(op Operation) float64 { return b.quotas.Rate(op) }
+func (b *Budgets) Rate(op quota.Operation) float64 { return b.quotas.Rate(op) }
 
-func (b *Budgets) bucket(account, region string, op Operation) *bucket {
+func (b *Budgets) bucket(account, region string, op quota.Operation) *bucket {
 	k := key{account: account, region: region, op: op}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -137,7 +138,7 @@ func (b *Budgets) Places() int { return int(b.placeCount.Load()) }
 // SetRate sets the rate of op's budget in scope and region, in calls per
 // second, in place of its share of the quota. The provider does not call
 // it: it is for tests that need one budget slow and no other.
-func (b *Budgets) SetRate(scope, region string, op Operation, rate float64) {
+func (b *Budgets) SetRate(scope, region string, op quota.Operation, rate float64) {
 	bk := b.bucket(scope, region, op)
 	b.sched.Lock()
 	defer b.sched.Unlock()
@@ -154,7 +155,7 @@ func (b *Budgets) Middleware(account string) func(*middleware.Stack) error {
 	return func(stack *middleware.Stack) error {
 		return stack.Finalize.Add(middleware.FinalizeMiddlewareFunc("AWSQuotaBudget",
 			func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (middleware.FinalizeOutput, middleware.Metadata, error) {
-				op := Operation{Service: awsmiddleware.GetServiceID(ctx), Name: awsmiddleware.GetOperationName(ctx)}
+				op := quota.Operation{Service: awsmiddleware.GetServiceID(ctx), Name: awsmiddleware.GetOperationName(ctx)}
 				if err := b.Wait(ctx, account, awsmiddleware.GetRegion(ctx), op); err != nil {
 					return middleware.FinalizeOutput{}, middleware.Metadata{}, err
 				}

@@ -27,19 +27,20 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 )
 
 var (
-	describe = Operation{Service: "Firehose", Name: "DescribeDeliveryStream"}
-	create   = Operation{Service: "Firehose", Name: "CreateDeliveryStream"}
+	describe = quota.Operation{Service: "Firehose", Name: "DescribeDeliveryStream"}
+	create   = quota.Operation{Service: "Firehose", Name: "CreateDeliveryStream"}
 )
 
 func TestQuota(t *testing.T) {
 	cases := map[string]struct {
 		quotas Quotas
-		op     Operation
+		op     quota.Operation
 		want   float64
 		source string
 		rate   float64
@@ -48,22 +49,22 @@ func TestQuota(t *testing.T) {
 			op: describe, want: 5, source: "published", rate: 4,
 		},
 		"EventBridgeWrite": {
-			op: Operation{Service: "EventBridge", Name: "UpdateEndpoint"}, want: 5, source: "published", rate: 4,
+			op: quota.Operation{Service: "EventBridge", Name: "UpdateEndpoint"}, want: 5, source: "published", rate: 4,
 		},
 		"EventBridgeOther": {
-			op: Operation{Service: "EventBridge", Name: "DescribeEndpoint"}, want: 50, source: "published", rate: 40,
+			op: quota.Operation{Service: "EventBridge", Name: "DescribeEndpoint"}, want: 50, source: "published", rate: 40,
 		},
 		"SNSSubscribe": {
-			op: Operation{Service: "SNS", Name: "Subscribe"}, want: 100, source: "published", rate: 80,
+			op: quota.Operation{Service: "SNS", Name: "Subscribe"}, want: 100, source: "published", rate: 80,
 		},
 		"SNSUnpublishedTakesItsLowest": {
-			op: Operation{Service: "SNS", Name: "GetSubscriptionAttributes"}, want: 30, source: "assumed", rate: 24,
+			op: quota.Operation{Service: "SNS", Name: "GetSubscriptionAttributes"}, want: 30, source: "assumed", rate: 24,
 		},
 		"ServiceWithoutFigures": {
-			op: Operation{Service: "SageMaker", Name: "DescribeEndpointConfig"}, want: 10, source: "assumed", rate: 8,
+			op: quota.Operation{Service: "SageMaker", Name: "DescribeEndpointConfig"}, want: 10, source: "assumed", rate: 8,
 		},
 		"ServiceTheTableDoesNotKnow": {
-			op: Operation{Service: "SQS", Name: "CreateQueue"}, want: quota.Default, source: "unknown", rate: 8,
+			op: quota.Operation{Service: "SQS", Name: "CreateQueue"}, want: quota.Default, source: "unknown", rate: 8,
 		},
 		"OverrideOfOperation": {
 			quotas: Quotas{Of: map[string]float64{"Firehose:DescribeDeliveryStream": 10}, Share: 0.5},
@@ -71,7 +72,7 @@ func TestQuota(t *testing.T) {
 		},
 		"OverrideOfServiceWinsOverPublishedOperation": {
 			quotas: Quotas{Of: map[string]float64{"EventBridge:*": 20}},
-			op:     Operation{Service: "EventBridge", Name: "CreateEndpoint"}, want: 20, source: "override", rate: 16,
+			op:     quota.Operation{Service: "EventBridge", Name: "CreateEndpoint"}, want: 20, source: "override", rate: 16,
 		},
 	}
 	for name, tc := range cases {
@@ -124,7 +125,7 @@ func TestParseOverrides(t *testing.T) {
 // reserve reserves a turn of the calls ops in account 111's us-east-1 for
 // a reconcile of name in namespace ns (anonymous when name is empty), taking
 // it when it is now.
-func reserve(b *Budgets, ns, name string, class Class, ops []Operation, behind ...Operation) time.Duration {
+func reserve(b *Budgets, ns, name string, class Class, ops []quota.Operation, behind ...quota.Operation) time.Duration {
 	return b.Reserve(Reservation{Scope: "111", Region: "us-east-1", Namespace: ns, Name: name, Ops: ops, Class: class, Behind: behind}, time.Nanosecond)
 }
 
@@ -143,16 +144,16 @@ func TestReserveSpreadsCalls(t *testing.T) {
 	b := New(Quotas{}, WithClock(c))
 	var got []time.Duration
 	for range 6 {
-		got = append(got, reserve(b, "ns", "", Poll, []Operation{describe}))
+		got = append(got, reserve(b, "ns", "", Poll, []quota.Operation{describe}))
 	}
 	// 4 calls per second: a slot every 250 ms.
 	if diff := cmp.Diff(ms(0, 250, 500, 750, 1000, 1250), got); diff != "" {
 		t.Errorf("Reserve: -want, +got:\n%s", diff)
 	}
 	others := map[string]Reservation{
-		"AnotherRegion":    {Scope: "111", Region: "eu-west-1", Namespace: "ns", Ops: []Operation{describe}},
-		"AnotherAccount":   {Scope: "222", Region: "us-east-1", Namespace: "ns", Ops: []Operation{describe}},
-		"AnotherOperation": {Scope: "111", Region: "us-east-1", Namespace: "ns", Ops: []Operation{{Service: "SNS", Name: "GetSubscriptionAttributes"}}},
+		"AnotherRegion":    {Scope: "111", Region: "eu-west-1", Namespace: "ns", Ops: []quota.Operation{describe}},
+		"AnotherAccount":   {Scope: "222", Region: "us-east-1", Namespace: "ns", Ops: []quota.Operation{describe}},
+		"AnotherOperation": {Scope: "111", Region: "us-east-1", Namespace: "ns", Ops: []quota.Operation{{Service: "SNS", Name: "GetSubscriptionAttributes"}}},
 	}
 	for name, r := range others {
 		if d := b.Reserve(r, time.Nanosecond); d != 0 {
@@ -163,7 +164,7 @@ func TestReserveSpreadsCalls(t *testing.T) {
 	// first of the lowest rate, ListTags here) and waits there; of the
 	// other it waits for the next free slot, not behind what queues there:
 	// queued in both, two reconciles could each wait for the other.
-	if d := reserve(b, "ns", "", Poll, []Operation{{Service: "Firehose", Name: "ListTagsForDeliveryStream"}, describe}); d != 250*time.Millisecond {
+	if d := reserve(b, "ns", "", Poll, []quota.Operation{{Service: "Firehose", Name: "ListTagsForDeliveryStream"}, describe}); d != 250*time.Millisecond {
 		t.Errorf("Reserve of two operations: got %v, want 250ms (Describe's next free slot)", d)
 	}
 }
@@ -173,7 +174,7 @@ func TestReserveSpreadsCalls(t *testing.T) {
 func TestReserveAgain(t *testing.T) {
 	c := clocktesting.NewFakeClock(time.Unix(0, 0))
 	b := New(Quotas{}, WithClock(c))
-	ops := []Operation{describe}
+	ops := []quota.Operation{describe}
 	var got []time.Duration
 	for _, name := range []string{"a", "b", "c", "b", "c"} {
 		got = append(got, reserve(b, "ns", name, Poll, ops))
@@ -199,7 +200,7 @@ func TestReserveAgain(t *testing.T) {
 func TestChangesGoBeforePolls(t *testing.T) {
 	c := clocktesting.NewFakeClock(time.Unix(0, 0))
 	b := New(Quotas{}, WithClock(c))
-	ops := []Operation{describe}
+	ops := []quota.Operation{describe}
 	var polls []time.Duration
 	for _, name := range []string{"p1", "p2", "p3"} {
 		polls = append(polls, reserve(b, "ns", name, Poll, ops))
@@ -232,21 +233,21 @@ func TestChangesGoBeforePolls(t *testing.T) {
 func TestPollsWaitBehindCreates(t *testing.T) {
 	c := clocktesting.NewFakeClock(time.Unix(0, 0))
 	b := New(Quotas{}, WithClock(c))
-	ops := []Operation{describe}
+	ops := []quota.Operation{describe}
 	for range 10 {
 		// Ten creates at 4 per second: the last one's slot is 2.25 s away.
-		reserve(b, "ns", "", Change, []Operation{create})
+		reserve(b, "ns", "", Change, []quota.Operation{create})
 	}
 	cases := []struct {
 		name   string
 		class  Class
 		scope  string
-		behind []Operation
+		behind []quota.Operation
 		want   time.Duration
 	}{
-		{"PollBehindTheCreates", Poll, "111", []Operation{create}, 2500 * time.Millisecond},
-		{"NextPollBehindTheFirst", Poll, "111", []Operation{create}, 2750 * time.Millisecond},
-		{"ChangeGoesFirst", Change, "111", []Operation{create}, 0},
+		{"PollBehindTheCreates", Poll, "111", []quota.Operation{create}, 2500 * time.Millisecond},
+		{"NextPollBehindTheFirst", Poll, "111", []quota.Operation{create}, 2750 * time.Millisecond},
+		{"ChangeGoesFirst", Change, "111", []quota.Operation{create}, 0},
 		{"PollOfAnotherAccount", Poll, "222", nil, 0},
 	}
 	for _, tc := range cases {
@@ -256,7 +257,7 @@ func TestPollsWaitBehindCreates(t *testing.T) {
 		}
 	}
 	c.Step(3 * time.Second)
-	if got := reserve(b, "ns", "", Poll, []Operation{{Service: "Firehose", Name: "ListTagsForDeliveryStream"}}, create); got != 0 {
+	if got := reserve(b, "ns", "", Poll, []quota.Operation{{Service: "Firehose", Name: "ListTagsForDeliveryStream"}}, create); got != 0 {
 		t.Errorf("a poll once the creates had their slots: got %v, want 0", got)
 	}
 }
@@ -365,11 +366,11 @@ func waitForWaiters(t *testing.T, c *clocktesting.FakeClock) {
 // two-budget reservation stood before the flood's head in one and behind it
 // in the other, and neither ever went.
 func TestNoTwoReservationsWaitForEachOther(t *testing.T) {
-	list := Operation{Service: "Firehose", Name: "ListTagsForDeliveryStream"}
+	list := quota.Operation{Service: "Firehose", Name: "ListTagsForDeliveryStream"}
 	c := clocktesting.NewFakeClock(time.Unix(0, 0))
 	b := New(Quotas{Share: 0.8}, WithClock(c))
 	const soon = 250 * time.Millisecond
-	res := func(ns, name string, ops ...Operation) Reservation {
+	res := func(ns, name string, ops ...quota.Operation) Reservation {
 		return Reservation{Scope: "111", Region: "us-east-1", Namespace: ns, Name: name, Ops: ops, Class: Change}
 	}
 	waiting := map[string]Reservation{}

@@ -26,6 +26,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 )
 
 // soon is the gate's: a turn less than this away is taken now
@@ -98,7 +100,7 @@ func simulate(t *testing.T, rate float64, lateness time.Duration, as []arrival) 
 	for q.Len() > 0 {
 		e := heap.Pop(q).(event) //nolint:forcetypeassert // events holds events
 		c.SetTime(start.Add(e.at))
-		r := Reservation{Scope: "111", Region: "us-east-1", Namespace: e.a.ns, Name: e.a.name, Weight: e.a.weight, Cap: e.a.cap, Ops: []Operation{create}, Class: e.a.class}
+		r := Reservation{Scope: "111", Region: "us-east-1", Namespace: e.a.ns, Name: e.a.name, Weight: e.a.weight, Cap: e.a.cap, Ops: []quota.Operation{create}, Class: e.a.class}
 		out.passes++
 		back := seen[e.a.name]
 		seen[e.a.name] = true
@@ -358,12 +360,12 @@ func TestTurnsForgetNamespaces(t *testing.T) {
 	b := New(Quotas{}, WithClock(c))
 	for i := range 20 {
 		for _, ns := range []string{"a", "b", "c"} {
-			b.Reserve(Reservation{Scope: "111", Region: "us-east-1", Namespace: ns, Name: fmt.Sprint(i), Ops: []Operation{create}, Class: Change}, soon)
+			b.Reserve(Reservation{Scope: "111", Region: "us-east-1", Namespace: ns, Name: fmt.Sprint(i), Ops: []quota.Operation{create}, Class: Change}, soon)
 		}
 	}
 	// None of them comes back for its turn.
 	c.Step(10 * time.Minute)
-	b.Reserve(Reservation{Scope: "111", Region: "us-east-1", Namespace: "d", Name: "x", Ops: []Operation{create}, Class: Change}, soon)
+	b.Reserve(Reservation{Scope: "111", Region: "us-east-1", Namespace: "d", Name: "x", Ops: []quota.Operation{create}, Class: Change}, soon)
 	turns := b.bucket("111", "us-east-1", create).turns[Change]
 	if n, late := len(turns.shares), len(turns.late); n > 1 || late != 0 {
 		t.Errorf("10 minutes after 60 reservations whose reconciles never came: %d namespaces and %d late reservations remembered, want at most 1 and 0", n, late)
@@ -377,7 +379,7 @@ func TestTurnsForgetNamespaces(t *testing.T) {
 	for range 200 {
 		for _, a := range as {
 			if !went[a.name] {
-				went[a.name] = b2.Reserve(Reservation{Scope: "111", Region: "us-east-1", Namespace: a.ns, Name: a.name, Ops: []Operation{create}, Class: Change}, soon) < soon
+				went[a.name] = b2.Reserve(Reservation{Scope: "111", Region: "us-east-1", Namespace: a.ns, Name: a.name, Ops: []quota.Operation{create}, Class: Change}, soon) < soon
 			}
 		}
 		c2.Step(250 * time.Millisecond)
@@ -390,7 +392,7 @@ func TestTurnsForgetNamespaces(t *testing.T) {
 		t.Errorf("at the end of the floods of three namespaces: %d namespaces remembered, want at most 3 (those with a turn in the last round)", n)
 	}
 	c2.Step(2 * time.Minute)
-	b2.Reserve(Reservation{Scope: "111", Region: "us-east-1", Namespace: "d", Name: "x", Ops: []Operation{create}, Class: Change}, soon)
+	b2.Reserve(Reservation{Scope: "111", Region: "us-east-1", Namespace: "d", Name: "x", Ops: []quota.Operation{create}, Class: Change}, soon)
 	if n := len(turns.shares); n > 1 {
 		t.Errorf("two minutes after the floods of three namespaces, and one reservation of a fourth: %d namespaces remembered, want at most 1", n)
 	}
@@ -401,7 +403,7 @@ func TestTurnsForgetNamespaces(t *testing.T) {
 func BenchmarkReserve(b *testing.B) {
 	c := clocktesting.NewFakeClock(time.Unix(0, 0))
 	bs := New(Quotas{}, WithClock(c))
-	r := Reservation{Scope: "111", Region: "us-east-1", Ops: []Operation{create}, Class: Change}
+	r := Reservation{Scope: "111", Region: "us-east-1", Ops: []quota.Operation{create}, Class: Change}
 	for i := range 1000 {
 		r.Namespace, r.Name = "noisy", fmt.Sprint(i)
 		bs.Reserve(r, soon)

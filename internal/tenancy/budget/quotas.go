@@ -25,10 +25,6 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 )
 
-// An Operation is one AWS API operation (quota.Operation); the budgets
-// are kept per operation.
-type Operation = quota.Operation
-
 // DefaultShare is the share of each quota the provider takes for itself,
 // leaving the rest to the account's other clients: pipelines, the console,
 // other controllers.
@@ -46,7 +42,7 @@ type Quotas struct {
 // Quota returns the quota of an operation, in calls per second, and where
 // it comes from: "override" (Of), "published" or "assumed" (quota.Table's
 // row), or "unknown" (a service quota.Table does not know).
-func (q Quotas) Quota(op Operation) (float64, string) {
+func (q Quotas) Quota(op quota.Operation) (float64, string) {
 	for _, key := range []string{op.String(), op.Service + ":" + quota.Every} {
 		if v, ok := q.Of[key]; ok {
 			return v, "override"
@@ -63,7 +59,7 @@ func (q Quotas) Quota(op Operation) (float64, string) {
 }
 
 // Rate is the provider's own rate of an operation: its share of the quota.
-func (q Quotas) Rate(op Operation) float64 {
+func (q Quotas) Rate(op quota.Operation) float64 {
 	v, _ := q.Quota(op)
 	share := q.Share
 	if share <= 0 || share > 1 {
@@ -100,10 +96,10 @@ func ValidRate(r float64) bool {
 
 // ObserveCalls returns the operations an Observe of a resource of service calls: reads,
 // and listTags too when listed.
-func ObserveCalls(service, read, listTags string, listed bool) []Operation {
-	ops := []Operation{{Service: service, Name: read}}
+func ObserveCalls(service, read, listTags string, listed bool) []quota.Operation {
+	ops := []quota.Operation{{Service: service, Name: read}}
 	if listed {
-		ops = append(ops, Operation{Service: service, Name: listTags})
+		ops = append(ops, quota.Operation{Service: service, Name: listTags})
 	}
 	return ops
 }

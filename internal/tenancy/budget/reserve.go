@@ -19,6 +19,8 @@ package budget
 import (
 	"strconv"
 	"time"
+
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 )
 
 // A Class is how a reserved call ranks: Change before Poll.
@@ -62,14 +64,14 @@ type Reservation struct {
 	// (0, 1], even when no other namespace waits; 0 caps nothing.
 	Cap float64
 	// Ops are the calls the reconcile makes first.
-	Ops []Operation
+	Ops []quota.Operation
 	// Class ranks them: Change before Poll.
 	Class Class
 	// Behind are operations whose waiting changes a Poll also waits
 	// behind: the creates of a kind AWS creates asynchronously, each of
 	// which needs a look in the poll's budgets soon after it, which the
 	// poll would otherwise take.
-	Behind []Operation
+	Behind []quota.Operation
 }
 
 // Reserve gives r its turn in the budget of each of its operations, and
@@ -184,7 +186,7 @@ func (b *Budgets) Cancel(r Reservation) {
 // Waiting returns how many namespaces have a reservation of class waiting in
 // the budget of op, in scope and region, and how many reservations of
 // namespace wait there.
-func (b *Budgets) Waiting(scope, region string, op Operation, class Class, namespace string) (namespaces, ofNamespace int) {
+func (b *Budgets) Waiting(scope, region string, op quota.Operation, class Class, namespace string) (namespaces, ofNamespace int) {
 	b.sched.Lock()
 	defer b.sched.Unlock()
 	t := b.bucket(scope, region, op).turns[class]

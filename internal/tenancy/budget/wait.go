@@ -21,6 +21,7 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 )
 
@@ -42,7 +43,7 @@ func IsUrgent(ctx context.Context) bool {
 
 // Wait takes a token of op's budget in account and region, waiting until
 // there is one or ctx ends. Writes and urgent calls wait before the others.
-func (b *Budgets) Wait(ctx context.Context, account, region string, op Operation) error {
+func (b *Budgets) Wait(ctx context.Context, account, region string, op quota.Operation) error {
 	bk := b.bucket(account, region, op)
 	urgent := op.Write() || IsUrgent(ctx)
 	start := b.clock.Now()

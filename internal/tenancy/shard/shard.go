@@ -15,7 +15,7 @@ limitations under the License.
 */
 
 // Package shard divides the provider's work between its replicas. The work
-// is cut by AWS account (docs/sizing.md, "Past one pod"): a fixed number of
+// is cut by AWS account (docs/decisions.md, "Replicas share the work by AWS account"): a fixed number of
 // shards, an account's work in the shard its scope hashes to, each shard
 // held by one replica at a time through a Lease of its own. So each
 // account's budgets live in one replica, whole, and the replicas together

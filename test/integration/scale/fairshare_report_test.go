@@ -28,6 +28,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/firehose"
 
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
+
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 )
 
@@ -36,7 +38,7 @@ import (
 // listed to compare them) and the write. Each operation has its own budget,
 // so the calls of many changes overlap, and the AWS bound is the longest
 // any of the three budgets takes.
-var changeCalls = []budget.Operation{
+var changeCalls = []quota.Operation{
 	{Service: firehose.ServiceID, Name: "DescribeDeliveryStream"},
 	{Service: firehose.ServiceID, Name: "ListTagsForDeliveryStream"},
 	{Service: firehose.ServiceID, Name: "TagDeliveryStream"},

@@ -26,7 +26,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/test/emulator"
 	"github.com/cloudkinds/provider-aws-services/test/proc"
 )
@@ -161,7 +161,7 @@ func timeLimit(bound time.Duration, resources int) time.Duration {
 // isRead says whether an operation, named "service:Operation", only reads.
 func isRead(op string) bool {
 	_, name, _ := strings.Cut(op, ":")
-	return !budget.Operation{Name: name}.Write()
+	return !quota.Operation{Name: name}.Write()
 }
 
 func (f *figures) resources() int {

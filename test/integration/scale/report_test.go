@@ -27,6 +27,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
+
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 	"github.com/cloudkinds/provider-aws-services/test/crowd"
 )
@@ -264,7 +266,7 @@ func (f *figures) printCallsUntilReady(w *strings.Builder) {
 		per, least := "-", "-"
 		if kind, ok := service[svc]; ok {
 			per = fmt.Sprintf("%.2f", float64(f.callsUntilReady[op])/float64(f.s.counts[kind]))
-			least = strconv.Itoa(minCalls[kind][budget.Operation{Service: serviceIDs[svc], Name: name}])
+			least = strconv.Itoa(minCalls[kind][quota.Operation{Service: serviceIDs[svc], Name: name}])
 		}
 		fmt.Fprintf(w, "| %s | %d | %s | %s |\n", op, f.callsUntilReady[op], per, least)
 	}
