@@ -90,6 +90,7 @@ type Server struct {
 	keyFailures      map[string]keyFailure
 	streamFailures   map[string]FailureDescription
 	endpointFailures map[string]string
+	generics         map[string]map[string]any // the generic kinds' (generic.go), by service/kind/region/name
 	assumedRoles     []AssumedRole
 	issued           map[string]string // access key -> assumed role ARN
 	sessionOf        map[string]int    // access key -> its session in assumedRoles
@@ -129,6 +130,7 @@ func New(o Options) *Server {
 		uncounted:        map[string]bool{},
 		faultFree:        map[string]bool{},
 		streams:          map[string]*deliveryStream{},
+		generics:         map[string]map[string]any{},
 		models:           map[string]*model{},
 		endpointConfigs:  map[string]*endpointConfig{},
 		topics:           map[string]*topic{},
@@ -526,6 +528,9 @@ func (s *Server) dispatch(req *request) (any, func(), *apiError) {
 	creations := len(s.creations)
 	out, err := func() (any, *apiError) {
 		h, ok := handlers[req.service]
+		if g, generic := genericOf(req.service, req.operation); generic {
+			h, ok = func(req *request) (any, *apiError) { return s.generic(req, g) }, true
+		}
 		if !ok {
 			return nil, errorf(400, "UnknownOperationException", "The service %q is not emulated.", req.service)
 		}

@@ -68,7 +68,10 @@ const (
 // a name that exists, so a new object creates before it looks; its
 // create's answer shows the provider usable. It watches the Secrets the
 // resources read, so that a rotated key reaches AWS at once.
-var Kind = reconciler.Define(reconciler.Definition[*v1alpha1.APIKeyCredentialProvider]{
+var Kind = reconciler.Define(definition)
+
+// definition is the kind's definition, which the conformance suite runs.
+var definition = reconciler.Definition[*v1alpha1.APIKeyCredentialProvider]{
 	Kind: reconciler.Kind{
 		GroupVersionKind: v1alpha1.APIKeyCredentialProviderGroupVersionKind,
 		Noun:             "API-key credential provider",
@@ -99,7 +102,7 @@ var Kind = reconciler.Define(reconciler.Definition[*v1alpha1.APIKeyCredentialPro
 		}
 		return nil
 	},
-})
+}
 
 // observeCalls are the calls an Observe of mg makes: the get, and the tag
 // list when tags.Listed says so, decided on mg as read, as Observe decides

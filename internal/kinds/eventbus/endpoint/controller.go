@@ -62,7 +62,10 @@ var states = conditions.StateMap{
 // Kind is the Endpoint kind. EventBridge refuses a create of a name that
 // exists, so a new object creates before it looks; it cannot tag a global
 // endpoint.
-var Kind = reconciler.Define(reconciler.Definition[*v1alpha1.Endpoint]{
+var Kind = reconciler.Define(definition)
+
+// definition is the kind's definition, which the conformance suite runs.
+var definition = reconciler.Definition[*v1alpha1.Endpoint]{
 	Kind: reconciler.Kind{
 		GroupVersionKind: v1alpha1.EndpointGroupVersionKind,
 		Noun:             "global endpoint",
@@ -86,7 +89,7 @@ var Kind = reconciler.Define(reconciler.Definition[*v1alpha1.Endpoint]{
 	ObserveCalls: func(*v1alpha1.Endpoint, *awsconfig.Session) []quota.Operation {
 		return budget.ObserveCalls(eventbridge.ServiceID, "DescribeEndpoint", "", false)
 	},
-})
+}
 
 type external struct {
 	client  eb.API

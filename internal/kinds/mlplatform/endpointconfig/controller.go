@@ -54,7 +54,10 @@ const (
 // Kind is the EndpointConfig kind. SageMaker refuses a create of a name
 // that exists, so a new object creates before it looks; its create's
 // answer shows the configuration usable.
-var Kind = reconciler.Define(reconciler.Definition[*v1alpha1.EndpointConfig]{
+var Kind = reconciler.Define(definition)
+
+// definition is the kind's definition, which the conformance suite runs.
+var definition = reconciler.Definition[*v1alpha1.EndpointConfig]{
 	Kind: reconciler.Kind{
 		GroupVersionKind: v1alpha1.EndpointConfigGroupVersionKind,
 		Noun:             "endpoint configuration",
@@ -78,7 +81,7 @@ var Kind = reconciler.Define(reconciler.Definition[*v1alpha1.EndpointConfig]{
 	},
 	ReadyAtCreate: true,
 	ObserveCalls:  observeCalls,
-})
+}
 
 // observeCalls are the calls an Observe of mg makes: the describe, and the
 // tag list when tags.Listed says so, decided on mg as read, as Observe

@@ -76,7 +76,10 @@ const (
 // external name is its ARN, which Subscribe returns, so no initializer sets
 // it beforehand; a create whose answer was lost is found again by its
 // topic, protocol and endpoint, which SNS keeps unique.
-var Kind = reconciler.Define(reconciler.Definition[*v1alpha1.Subscription]{
+var Kind = reconciler.Define(definition)
+
+// definition is the kind's definition, which the conformance suite runs.
+var definition = reconciler.Definition[*v1alpha1.Subscription]{
 	Kind: reconciler.Kind{
 		GroupVersionKind: v1alpha1.SubscriptionGroupVersionKind,
 		Noun:             "subscription",
@@ -107,7 +110,7 @@ var Kind = reconciler.Define(reconciler.Definition[*v1alpha1.Subscription]{
 	Metadata: func(mg *v1alpha1.Subscription) *common.ResourceMetadata {
 		return metadata.Plain(mg.Status.AtProvider.ACKResourceMetadata)
 	},
-})
+}
 
 // topicPlace is where a subscription lives: its topic's account and
 // region, whichever account subscribes.

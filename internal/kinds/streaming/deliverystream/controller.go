@@ -90,7 +90,10 @@ var states = conditions.StateMap{
 // Kind is the DeliveryStream kind. Firehose refuses a create of a name that
 // exists, so a new object creates before it looks. It watches the Secrets
 // the resources read, so that a rotated access key reaches AWS at once.
-var Kind = reconciler.Define(reconciler.Definition[*v1alpha1.DeliveryStream]{
+var Kind = reconciler.Define(definition)
+
+// definition is the kind's definition, which the conformance suite runs.
+var definition = reconciler.Definition[*v1alpha1.DeliveryStream]{
 	Kind: reconciler.Kind{
 		GroupVersionKind: v1alpha1.DeliveryStreamGroupVersionKind,
 		Noun:             "delivery stream",
@@ -120,7 +123,7 @@ var Kind = reconciler.Define(reconciler.Definition[*v1alpha1.DeliveryStream]{
 		}
 		return nil
 	},
-})
+}
 
 // observeCalls are the calls an Observe of mg makes: the describe, and the
 // tag list when tags.Listed says so, decided on mg as read, as Observe
