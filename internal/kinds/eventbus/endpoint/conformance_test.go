@@ -23,20 +23,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
-	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
-	"github.com/cloudkinds/provider-aws-services/internal/reconciler"
-	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
 	"github.com/cloudkinds/provider-aws-services/test/conformance"
 )
 
 func TestConformance(t *testing.T) {
 	conformance.Run(t, conformance.Case[*v1alpha1.Endpoint]{
-		Definition: func() reconciler.Definition[*v1alpha1.Endpoint] {
-			d := definition
-			d.ConnectionKeys = d.ConnectionKeys[:1]
-			d.ObserveCalls = func(*v1alpha1.Endpoint, *awsconfig.Session) []quota.Operation { return nil }
-			return d
-		}(),
+		Definition: definition,
 		Object: func(name string) *v1alpha1.Endpoint {
 			mg := &v1alpha1.Endpoint{ObjectMeta: metav1.ObjectMeta{Namespace: "conformance", Name: name}}
 			mg.Spec.ForProvider = v1alpha1.EndpointParameters{
