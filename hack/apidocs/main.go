@@ -189,6 +189,8 @@ const (
 	quotasEnd   = "<!-- End of quota.Table. -->\n"
 	kindsBegin  = "<!-- The table is the provider's kinds (internal/provider/kinds.go), written by make generate: do not edit. -->\n"
 	kindsEnd    = "<!-- End of the kinds. -->\n"
+	keysBegin   = "<!-- The table is the kinds' connection keys (reconciler.Kind.ConnectionKeys), written by make generate: do not edit. -->\n"
+	keysEnd     = "<!-- End of the connection keys. -->\n"
 )
 
 // between writes table between the marks begin and end of the page at path.
@@ -205,7 +207,8 @@ func between(path, begin, end, table string) error {
 	return os.WriteFile(path, []byte(page[:i]+begin+table+page[j:]), 0o644) //nolint:gosec // a page of the docs
 }
 
-// writeKinds writes the table of the provider's kinds into the page at path.
+// writeKinds writes the tables of the provider's kinds and of their
+// connection keys into the page at path.
 func writeKinds(path string) error {
 	var t strings.Builder
 	t.WriteString("| Kind | API group (`v1alpha1`) | AWS service | External name |\n|---|---|---|---|\n")
@@ -217,7 +220,19 @@ func writeKinds(path string) error {
 		fmt.Fprintf(&t, "| %s | %s | %s | %s |\n", k.GroupVersionKind.Kind, k.GroupVersionKind.Group, k.Create.Service, name)
 	}
 	t.WriteString("| ProviderConfig (namespaced), ClusterProviderConfig, ProviderConfigUsage | aws.services.k8s.aws | — | — |\n")
-	return between(path, kindsBegin, kindsEnd, t.String())
+	if err := between(path, kindsBegin, kindsEnd, t.String()); err != nil {
+		return err
+	}
+	t.Reset()
+	t.WriteString("| Kind | Keys |\n|---|---|\n")
+	for _, k := range provider.Kinds() {
+		names := k.ConnectionKeys.Names()
+		for i := range names {
+			names[i] = "`" + names[i] + "`"
+		}
+		fmt.Fprintf(&t, "| %s | %s |\n", k.GroupVersionKind.Kind, strings.Join(names, ", "))
+	}
+	return between(path, keysBegin, keysEnd, t.String())
 }
 
 // writeQuotas writes quota.Table into the page at path.

@@ -79,6 +79,9 @@ type Set struct {
 func (s Set) Object(kind, ns, name, version string) resource.Managed {
 	ref := &xpv2.ProviderConfigReference{Kind: v1alpha1.ClusterProviderConfigKind, Name: "default"}
 	om := metav1.ObjectMeta{Namespace: ns, Name: name}
+	if r, ok := registered[kind]; ok {
+		return r.object(s, ref, om, name, version)
+	}
 	role := aws.String("arn:aws:iam::" + Account + ":role/firehose")
 	switch kind {
 	case "DeliveryStream":
@@ -145,11 +148,28 @@ func (s Set) Object(kind, ns, name, version string) resource.Managed {
 	return nil
 }
 
+// A registration is a kind's workload from a file of its own, as make kind
+// writes one: its object and its empty list.
+type registration struct {
+	object func(s Set, ref *xpv2.ProviderConfigReference, om metav1.ObjectMeta, name, version string) resource.Managed
+	list   func() client.ObjectList
+}
+
+var registered = map[string]registration{}
+
+// register adds a kind's workload (from its file's init).
+func register(kind string, object func(Set, *xpv2.ProviderConfigReference, metav1.ObjectMeta, string, string) resource.Managed, list func() client.ObjectList) {
+	registered[kind] = registration{object: object, list: list}
+}
+
 // FilterPolicy is the filter policy of a Subscription at version.
 func FilterPolicy(version string) string { return `{"version": ["` + version + `"]}` }
 
 // List returns an empty list of a kind (nil for a kind it does not know).
 func List(kind string) client.ObjectList {
+	if r, ok := registered[kind]; ok {
+		return r.list()
+	}
 	switch kind {
 	case "DeliveryStream":
 		return &streamingv1alpha1.DeliveryStreamList{}
