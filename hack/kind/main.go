@@ -200,7 +200,7 @@ func (s *scaffold) write(root string) ([]string, error) {
 	}
 	if newGroup {
 		imports = append(imports,
-			struct{ path, after, line string }{filepath.Join("apis", "apis.go"), "import (\n", "\t" + s.GroupShort + "v1alpha1 \"github.com/cloudkinds/provider-aws-services/apis/" + s.GroupShort + "/v1alpha1\"\n"},
+			struct{ path, after, line string }{filepath.Join("apis", "apis.go"), "\"k8s.io/apimachinery/pkg/runtime\"\n\n", "\t" + s.GroupShort + "v1alpha1 \"github.com/cloudkinds/provider-aws-services/apis/" + s.GroupShort + "/v1alpha1\"\n"},
 			struct{ path, after, line string }{filepath.Join("apis", "apis.go"), "runtime.NewSchemeBuilder(\n", "\t\t" + s.GroupShort + "v1alpha1.AddToScheme,\n"},
 		)
 	}

@@ -50,8 +50,12 @@ const WritesPerCreate = 7
 // second as its create operation's budget. Settled resources cost no write
 // and are read from the cache, so nothing else needs it.
 func KubeRate(b *budget.Budgets) (qps float32, burst int) {
+	return kubeRate(b, kinds)
+}
+
+func kubeRate(b *budget.Budgets, ks []reconciler.Kind) (qps float32, burst int) {
 	var creates float64
-	for _, k := range kinds {
+	for _, k := range ks {
 		creates += b.Rate(k.Create)
 	}
 	perSecond := math.Ceil(creates * WritesPerCreate)

@@ -80,6 +80,15 @@ func TestAFailedGatedSetupFailsTheHealthCheck(t *testing.T) {
 	}
 }
 
+// fiveKinds are the creates of the provider's first five kinds.
+var fiveKinds = []reconciler.Kind{
+	{Create: quota.Operation{Service: "Bedrock AgentCore Control", Name: "CreateApiKeyCredentialProvider"}},
+	{Create: quota.Operation{Service: "Firehose", Name: "CreateDeliveryStream"}},
+	{Create: quota.Operation{Service: "SNS", Name: "Subscribe"}},
+	{Create: quota.Operation{Service: "EventBridge", Name: "CreateEndpoint"}},
+	{Create: quota.Operation{Service: "SageMaker", Name: "CreateEndpointConfig"}},
+}
+
 // TestKubeRate: the client's rate is the writes of the creates AWS's
 // budgets allow every kind at once.
 func TestKubeRate(t *testing.T) {
@@ -96,7 +105,7 @@ func TestKubeRate(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			qps, burst := KubeRate(budget.New(tc.quotas))
+			qps, burst := kubeRate(budget.New(tc.quotas), fiveKinds)
 			if diff := cmp.Diff([]float32{tc.want, tc.want}, []float32{qps, float32(burst)}); diff != "" {
 				t.Errorf("KubeRate: -want, +got (qps, burst):\n%s", diff)
 			}
