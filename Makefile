@@ -26,7 +26,7 @@ TEST_FLAGS    ?= -count=1 -p 1
 export KUBEBUILDER_ASSETS := $(CONTROLPLANE)
 
 
-.PHONY: all generate build controlplane controlplane-run test test.unit test.integration test.integration.build test.e2e test.package test.package.run test.container test.container.run bench bench.replicas bench.fair bench.classic chaos package-tools image xpkg lint reviewable run dev dev-down clean
+.PHONY: all generate generate.api kind test.scaffold build controlplane controlplane-run test test.unit test.integration test.integration.build test.e2e test.package test.package.run test.container test.container.run bench bench.replicas bench.fair bench.classic chaos package-tools image xpkg lint reviewable run dev dev-down clean
 
 all: build
 
@@ -36,10 +36,22 @@ BOTOCORE_VERSION := 1.43.11
 ## generate: deepcopy, managed-resource method sets and CRDs (package/crds), and
 ## the errors AWS's models list for the operations the provider calls, read from
 ## botocore's data (python3 with boto3 installed).
-generate:
+generate: generate.api
+	$(GO) run ./hack/awsmodels --botocore-version $(BOTOCORE_VERSION) --out internal/aws/awserrors/zz_generated.modeled.go
+
+## generate.api: what generate writes but the modeled errors: the Go API's methods, the CRDs and the docs' tables.
+generate.api:
 	cd apis && $(GO) generate -tags generate ./generate.go
 	$(GO) run ./hack/apidocs --crds package/crds --out docs/api
-	$(GO) run ./hack/awsmodels --botocore-version $(BOTOCORE_VERSION) --out internal/aws/awserrors/zz_generated.modeled.go
+
+## kind: scaffold a new kind of a service the provider calls, then generate
+## (GROUP=mlplatform KIND=NotebookInstanceLifecycleConfig SERVICE=sagemaker;
+## MODELS= leaves the modeled errors as they are). docs/development.md says
+## what to edit next.
+MODELS ?= yes
+kind:
+	$(GO) run ./hack/kind -group "$(GROUP)" -kind "$(KIND)" -service "$(SERVICE)"
+	$(MAKE) --no-print-directory $(if $(MODELS),generate,generate.api)
 
 ## build: the provider binary.
 build:
@@ -86,6 +98,12 @@ test:
 
 test.unit:
 	$(GO) test $(TEST_FLAGS) ./...
+
+## test.scaffold: make kind in a scratch copy of the committed tree: the new
+## kind builds, passes the conformance suite and the registry test, and
+## leaves at most 12 files to edit by hand (hack/scaffold-check.sh).
+test.scaffold:
+	hack/scaffold-check.sh
 
 # The kinds' subtests of a table wait on the provider, not on the CPU: they run
 # side by side, more of them than the two cores. INTEGRATION_PACKAGES,

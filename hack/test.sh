@@ -119,6 +119,7 @@ container_lane() {
 lint_lane() {
   stage lint -- lint
   stage unit -- test.unit
+  stage scaffold -- test.scaffold
 }
 
 lanes=()
