@@ -204,7 +204,7 @@ func between(path, begin, end, table string) error {
 	if i < 0 || j < i {
 		return fmt.Errorf("%s has no marks %q and %q to write a table between", path, begin, end)
 	}
-	return os.WriteFile(path, []byte(page[:i]+begin+table+page[j:]), 0o644) //nolint:gosec // a page of the docs
+	return os.WriteFile(path, []byte(page[:i]+begin+table+page[j:]), 0o644)
 }
 
 // writeKinds writes the tables of the provider's kinds and of their

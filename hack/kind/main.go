@@ -173,7 +173,7 @@ func (s *scaffold) write(root string) ([]string, error) {
 		newGroup = true
 		files = append(files, struct{ template, path string }{"groupversion_info.go.tmpl", filepath.Join("apis", s.GroupShort, "v1alpha1", "groupversion_info.go")})
 	}
-	var written []string
+	written := make([]string, 0, len(files)+4)
 	for _, f := range files {
 		b, err := s.render(f.template)
 		if err != nil {
@@ -254,7 +254,7 @@ func writeNew(path string, b []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(path, b, 0o644) //nolint:gosec // a source file
+	return os.WriteFile(path, b, 0o644)
 }
 
 // insert puts line into the file at path: after the first occurrence of
@@ -266,14 +266,15 @@ func insert(path, after, line string) error {
 		return err
 	}
 	src := string(b)
-	i := -1
-	if after == "" {
+	var i int
+	switch {
+	case after == "":
 		if i = strings.Index(src, "\t// make kind:"); i < 0 {
 			return fmt.Errorf("%s has no line \"// make kind: ...\" to add the kind before", path)
 		}
-	} else if i = strings.Index(src, after); i >= 0 {
-		i += len(after)
-	} else {
+	case strings.Contains(src, after):
+		i = strings.Index(src, after) + len(after)
+	default:
 		return fmt.Errorf("%s has no %q to add %q after", path, after, strings.TrimSpace(line))
 	}
 	out := []byte(src[:i] + line + src[i:])
@@ -282,11 +283,11 @@ func insert(path, after, line string) error {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 	}
-	return os.WriteFile(path, out, 0o644) //nolint:gosec // a source file
+	return os.WriteFile(path, out, 0o644)
 }
 
 func appendTo(path, text string) error {
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644) //nolint:gosec // a page of the docs
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		return err
 	}

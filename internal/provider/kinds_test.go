@@ -209,8 +209,12 @@ func (r *registry) checks() []check {
 			if mg == nil || workload.List(k.GroupVersionKind.Kind) == nil || !slices.Contains(workload.Kinds, k.GroupVersionKind.Kind) {
 				return errors.New("the chaos and scale tests' workload makes no object or list of it (workload.Set.Object, workload.List)")
 			}
-			if gvk, err := apiutil.GVKForObject(mg, r.scheme); err != nil || gvk != k.GroupVersionKind {
-				return fmt.Errorf("the workload's object is a %v (%v)", gvk, err)
+			gvk, err := apiutil.GVKForObject(mg, r.scheme)
+			if err != nil {
+				return err
+			}
+			if gvk != k.GroupVersionKind {
+				return fmt.Errorf("the workload's object is a %v", gvk)
 			}
 			return nil
 		}},

@@ -37,6 +37,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	corev1 "k8s.io/api/core/v1"
@@ -77,13 +78,33 @@ func Run[MR reconciler.Object[MR]](t *testing.T, c Case[MR]) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	l := newLife(ctx, t, c)
+	mg := c.Object("conformance-" + strings.ToLower(c.Definition.GroupVersionKind.Kind))
+	if c.Definition.NameField != "" {
+		// As the path's initializer sets it.
+		meta.SetExternalName(mg, c.Definition.Name(mg))
+	}
+	l.create(ctx, t, mg)
+	l.settle(ctx, t, mg)
+	l.delete(ctx, t, mg)
+}
+
+// A life is one resource's, against an emulator of its own.
+type life[MR reconciler.Object[MR]] struct {
+	d       reconciler.Definition[MR]
+	em      *emulator.Server
+	session *awsconfig.Session
+	ext     managed.TypedExternalClient[MR]
+}
+
+func newLife[MR reconciler.Object[MR]](ctx context.Context, t *testing.T, c Case[MR]) *life[MR] {
+	t.Helper()
 	em := emulator.New(emulator.Options{Account: Account, Region: Region})
 	hs := httptest.NewServer(em)
 	t.Cleanup(hs.Close)
-	srv := hs.URL
 	cfg := aws.Config{
 		Region:       Region,
-		BaseEndpoint: aws.String(srv),
+		BaseEndpoint: aws.String(hs.URL),
 		Credentials:  credentials.NewStaticCredentialsProvider("AKIDCONFORMANCE", "conformance", ""),
 	}
 	if c.Prepare != nil {
@@ -91,42 +112,47 @@ func Run[MR reconciler.Object[MR]](t *testing.T, c Case[MR]) {
 			t.Fatalf("prepare: %v", err)
 		}
 	}
-	d := c.Definition
 	kube := fakeKube(t, c.Secrets)
-	session := &awsconfig.Session{Config: cfg, AccountID: Account, Partition: "aws", Region: Region, Endpoint: srv, ProviderConfig: "ClusterProviderConfig conformance"}
-	ext := d.External(reconciler.Connection{
+	session := &awsconfig.Session{Config: cfg, AccountID: Account, Partition: "aws", Region: Region, Endpoint: hs.URL, ProviderConfig: "ClusterProviderConfig conformance"}
+	ext := c.Definition.External(reconciler.Connection{
 		Kube: kube, Session: session, Secrets: secretkey.NewReader(kube, secretkey.NewKey([]byte("conformance"))),
 		OwnerTags:  func(resource.Managed) map[string]string { return map[string]string{"crossplane-kind": "conformance"} },
 		Left:       func(resource.Managed, string) {},
 		HoldsClaim: func(context.Context, resource.Managed) bool { return true },
 	})
-	mg := c.Object("conformance-" + strings.ToLower(d.GroupVersionKind.Kind))
-	if d.NameField != "" {
-		// As the path's initializer sets it.
-		meta.SetExternalName(mg, d.Name(mg))
-	}
+	return &life[MR]{d: c.Definition, em: em, session: session, ext: ext}
+}
 
-	if o, err := ext.Observe(ctx, mg); err != nil || o.ResourceExists {
+// create: an Observe of nothing finds nothing, and Create makes one
+// resource.
+func (l *life[MR]) create(ctx context.Context, t *testing.T, mg MR) {
+	t.Helper()
+	if o, err := l.ext.Observe(ctx, mg); err != nil || o.ResourceExists {
 		t.Fatalf("Observe before the create: exists %v, error %v; want nothing and no error", o.ResourceExists, err)
 	}
-	if _, err := ext.Create(ctx, mg); err != nil {
+	if _, err := l.ext.Create(ctx, mg); err != nil {
 		t.Fatalf("Create: %v", err)
 	}
-	if n := len(em.Creations()); n != 1 {
+	if n := len(l.em.Creations()); n != 1 {
 		t.Errorf("Create made %d resources on AWS, want 1", n)
 	}
+}
 
-	// The resource is found, and settles, within a few Observes (an
-	// asynchronous create is done at once in the emulator).
+// settle: within a few Observes (an asynchronous create is done at once in
+// the emulator) the resource is found, up to date and Ready, named, with
+// exactly the declared connection details, and each Observe calls only
+// what the kind declares.
+func (l *life[MR]) settle(ctx context.Context, t *testing.T, mg MR) {
+	t.Helper()
 	var exists, upToDate, ready bool
 	var details map[string][]byte
 	for range 5 {
-		before := em.Calls()
-		o, err := ext.Observe(ctx, mg)
+		before := l.em.Calls()
+		o, err := l.ext.Observe(ctx, mg)
 		if err != nil {
 			t.Fatalf("Observe after the create: %v", err)
 		}
-		undeclared(t, d, mg, session, before, em.Calls())
+		undeclared(t, l.d, mg, l.session, before, l.em.Calls())
 		exists, upToDate, details = o.ResourceExists, o.ResourceUpToDate, o.ConnectionDetails
 		ready = mg.GetCondition(xpv2.TypeReady).Reason == xpv2.ReasonAvailable
 		if exists && ready {
@@ -139,21 +165,27 @@ func Run[MR reconciler.Object[MR]](t *testing.T, c Case[MR]) {
 	if meta.GetExternalName(mg) == "" {
 		t.Errorf("no external name after the create and Observe")
 	}
-	if diff := slices.Compare(slices.Sorted(maps.Keys(details)), slices.Sorted(slices.Values(d.ConnectionKeys.Names()))); diff != 0 {
-		t.Errorf("connection details %v, want exactly the declared %v", slices.Sorted(maps.Keys(details)), d.ConnectionKeys.Names())
+	got, want := slices.Sorted(maps.Keys(details)), slices.Sorted(slices.Values(l.d.ConnectionKeys.Names()))
+	if !slices.Equal(got, want) {
+		t.Errorf("connection details %v, want exactly the declared %v", got, want)
 	}
 	for k, v := range details {
 		if len(v) == 0 {
 			t.Errorf("connection detail %s is empty", k)
 		}
 	}
+}
 
-	if _, err := ext.Delete(ctx, mg); err != nil {
+// delete: Delete removes the resource, and a second Delete of what is
+// gone is no error.
+func (l *life[MR]) delete(ctx context.Context, t *testing.T, mg MR) {
+	t.Helper()
+	if _, err := l.ext.Delete(ctx, mg); err != nil {
 		t.Fatalf("Delete: %v", err)
 	}
 	gone := false
 	for range 5 {
-		o, err := ext.Observe(ctx, mg)
+		o, err := l.ext.Observe(ctx, mg)
 		if err != nil {
 			t.Fatalf("Observe after the delete: %v", err)
 		}
@@ -165,7 +197,7 @@ func Run[MR reconciler.Object[MR]](t *testing.T, c Case[MR]) {
 	if !gone {
 		t.Errorf("the resource still exists after Delete")
 	}
-	if _, err := ext.Delete(ctx, mg); err != nil {
+	if _, err := l.ext.Delete(ctx, mg); err != nil {
 		t.Errorf("a second Delete of what is gone: %v, want no error", err)
 	}
 }

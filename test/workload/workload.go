@@ -26,19 +26,12 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	xpv2 "github.com/crossplane/crossplane/apis/v2/core/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	agentcorev1alpha1 "github.com/cloudkinds/provider-aws-services/apis/agentcorecontrol/v1alpha1"
-	common "github.com/cloudkinds/provider-aws-services/apis/common/v1alpha1"
-	eventbusv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/eventbus/v1alpha1"
-	mlplatformv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/mlplatform/v1alpha1"
-	notificationv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/notification/v1alpha1"
-	streamingv1alpha1 "github.com/cloudkinds/provider-aws-services/apis/streaming/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
 	"github.com/cloudkinds/provider-aws-services/internal/provider"
 	"github.com/cloudkinds/provider-aws-services/test/controlplane"
@@ -82,69 +75,6 @@ func (s Set) Object(kind, ns, name, version string) resource.Managed {
 	if r, ok := registered[kind]; ok {
 		return r.object(s, ref, om, name, version)
 	}
-	role := aws.String("arn:aws:iam::" + Account + ":role/firehose")
-	switch kind {
-	case "DeliveryStream":
-		mg := &streamingv1alpha1.DeliveryStream{ObjectMeta: om}
-		mg.Spec.ProviderConfigReference = ref
-		mg.Spec.ForProvider = streamingv1alpha1.DeliveryStreamParameters{
-			DeliveryStreamName: name,
-			Tags:               []common.Tag{{Key: aws.String("version"), Value: aws.String(version)}},
-			HTTPEndpointDestinationConfiguration: &streamingv1alpha1.HTTPEndpointDestinationConfiguration{
-				EndpointConfiguration: &streamingv1alpha1.HTTPEndpointConfiguration{
-					URL:       aws.String("https://collector.example.com/" + name),
-					AccessKey: &common.SecretKeyReference{Name: aws.String(AccessKeySecret), Key: AccessKeyKey},
-				},
-				RoleARN:            role,
-				StoreConfiguration: &streamingv1alpha1.StoreConfiguration{BucketARN: aws.String("arn:aws:s3:::backup"), RoleARN: role},
-			},
-		}
-		return mg
-	case "Subscription":
-		mg := &notificationv1alpha1.Subscription{ObjectMeta: om}
-		mg.Spec.ProviderConfigReference = ref
-		mg.Spec.ForProvider = notificationv1alpha1.SubscriptionParameters{
-			Protocol: "queue", Endpoint: aws.String("arn:aws:sqs:us-east-1:" + Account + ":" + name), TopicARN: aws.String(s.TopicARN),
-			FilterPolicy: aws.String(FilterPolicy(version)),
-		}
-		return mg
-	case "Endpoint":
-		mg := &eventbusv1alpha1.Endpoint{ObjectMeta: om}
-		mg.Spec.ProviderConfigReference = ref
-		mg.Spec.ForProvider = eventbusv1alpha1.EndpointParameters{
-			Name: name, Description: aws.String(version),
-			EventBuses: []eventbusv1alpha1.EndpointEventBus{
-				{EventBusARN: "arn:aws:events:us-east-1:" + Account + ":event-bus/orders"},
-				{EventBusARN: "arn:aws:events:us-west-2:" + Account + ":event-bus/orders"},
-			},
-			RoleARN: aws.String("arn:aws:iam::" + Account + ":role/replication"),
-			RoutingConfig: &eventbusv1alpha1.RoutingConfig{FailoverConfig: &eventbusv1alpha1.FailoverConfig{
-				Primary:   &eventbusv1alpha1.Primary{HealthCheck: aws.String("arn:aws:route53:::healthcheck/abc")},
-				Secondary: &eventbusv1alpha1.Secondary{Route: aws.String("us-west-2")},
-			}},
-		}
-		return mg
-	case "EndpointConfig":
-		mg := &mlplatformv1alpha1.EndpointConfig{ObjectMeta: om}
-		mg.Spec.ProviderConfigReference = ref
-		mg.Spec.ForProvider = mlplatformv1alpha1.EndpointConfigParameters{
-			EndpointConfigName: name,
-			ProductionVariants: []mlplatformv1alpha1.ProductionVariant{{
-				VariantName: aws.String("primary"), ModelName: aws.String(s.Model), InstanceType: aws.String("ml.m5.large"), InitialInstanceCount: aws.Int64(1),
-			}},
-			Tags: []common.Tag{{Key: aws.String("version"), Value: aws.String(version)}},
-		}
-		return mg
-	case "APIKeyCredentialProvider":
-		mg := &agentcorev1alpha1.APIKeyCredentialProvider{ObjectMeta: om}
-		mg.Spec.ProviderConfigReference = ref
-		mg.Spec.ForProvider = agentcorev1alpha1.APIKeyCredentialProviderParameters{
-			Name:   name,
-			APIKey: &common.SecretKeyReference{Name: aws.String(APIKeySecret), Key: APIKeyKey},
-			Tags:   map[string]string{"version": version},
-		}
-		return mg
-	}
 	return nil
 }
 
@@ -169,18 +99,6 @@ func FilterPolicy(version string) string { return `{"version": ["` + version + `
 func List(kind string) client.ObjectList {
 	if r, ok := registered[kind]; ok {
 		return r.list()
-	}
-	switch kind {
-	case "DeliveryStream":
-		return &streamingv1alpha1.DeliveryStreamList{}
-	case "Subscription":
-		return &notificationv1alpha1.SubscriptionList{}
-	case "Endpoint":
-		return &eventbusv1alpha1.EndpointList{}
-	case "EndpointConfig":
-		return &mlplatformv1alpha1.EndpointConfigList{}
-	case "APIKeyCredentialProvider":
-		return &agentcorev1alpha1.APIKeyCredentialProviderList{}
 	}
 	return nil
 }
