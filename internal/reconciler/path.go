@@ -54,17 +54,25 @@ import (
 )
 
 // Add adds the controller of kind k to the manager. It is the path a managed
-// resource takes from a watch event to AWS, built here in that order:
+// resource takes from a watch event to AWS, and the one description of it:
+// every step the code wires carries its number here in a comment, and
+// TestThePathIsToldOnceAndWhole fails when a step is wired without one or
+// told without its code. In the order a reconcile takes it:
 //
 //  1. The watch passes a change of the desired state only (spec, labels, a
-//     user's annotations), not the provider's own records.
+//     user's annotations), not the provider's own records (1a); a change
+//     to a Secret an object reads (Definition.Secrets) reconciles that
+//     object (1b); with --shards, the objects of a shard this replica
+//     takes up are queued (1c, shards.go).
 //  2. pace.Gate: every reconcile waits for its turn in the AWS budgets of
 //     the calls it makes first, requeued for it without holding a worker:
 //     work on a change (new, changed, deleted, being created) before the
 //     periodic polls, the namespaces waiting in a budget taking turns; the
 //     first look after a create when AWS is likely done creating. A
 //     deletion its deletion policy lets go or holds (4) calls nothing and
-//     takes no turn.
+//     takes no turn. With --shards, an object of an account another
+//     replica serves is not reconciled here, and one whose shard label is
+//     wrong is relabelled to its account's shard (2a, shards.go).
 //  3. The ceiling of --max-reconcile-rate, if a user sets one
 //     (crossplane-runtime's rate limiter), then a count of the reconciles
 //     run, then a conflict (the object changed since it was read) requeued
@@ -85,9 +93,19 @@ import (
 //     d. Observe, through the external clients below;
 //     e. finalizer.Deferred: the finalizer, written with the create-pending
 //     update when a create follows;
-//     f. Create, Update or Delete, through the same external clients.
+//     f. Create, Update or Delete, through the same external clients; the
+//     external name is deterministic: every kind finds what a create it
+//     cannot remember made (by name, or a subscription by its topic), so
+//     a provider killed between the create and its record strands nothing;
+//     g. the status, written only when it changed (statusWhenChanged): a
+//     poll of a resource that is up to date writes nothing;
+//     h. the next poll, after --poll spread by --poll-jitter, or the
+//     object's crossplane.io/poll-interval (managedoptions.Polling).
+//  5. Beside the path: the claims whose holder went without releasing them
+//     are swept (sweep.Set), and crossplane-runtime's state metrics list
+//     the kind.
 //
-// The external clients, outermost first:
+// The external clients of 4d and 4f, outermost first:
 //
 //   - observeStep: the answer a create gave, instead of an Observe, for the kinds
 //     Ready at create; what the Observe found is recorded for the finalizer and
@@ -109,7 +127,7 @@ func Add[MR Object[MR]](mgr ctrl.Manager, o controller.Options, shared Shared, k
 	if err != nil {
 		return err
 	}
-	if err := p.stateMetrics(); err != nil {
+	if err := p.stateMetrics(); err != nil { // 5
 		return err
 	}
 	return p.watch( // 1
@@ -183,7 +201,7 @@ func newPath[MR Object[MR]](mgr ctrl.Manager, o controller.Options, shared Share
 	// Claims whose holder went without releasing them are released.
 	if shared.Sweeps != nil {
 		kind := k.GroupVersionKind.Kind
-		shared.Sweeps.Add("the ownership claims of "+kind, func(ctx context.Context) error {
+		shared.Sweeps.Add("the ownership claims of "+kind, func(ctx context.Context) error { // 5
 			n, err := p.owners.Claims.Sweep(ctx)
 			sweep.Swept.WithLabelValues("claims", kind).Add(float64(n))
 			return err
@@ -198,12 +216,12 @@ func (p *path[MR]) watch(r reconcile.Reconciler) error {
 	sent := append([]string{tags.AnnotationManagedKeys}, p.kind.SentAnnotations...)
 	var watches []managedoptions.Watch
 	if p.kind.Secrets != nil {
-		watches = append(watches, managedoptions.WatchSecrets(p.mgr.GetClient(), p.o.Logger, p.kind.emptyList(), p.kind.Secrets))
+		watches = append(watches, managedoptions.WatchSecrets(p.mgr.GetClient(), p.o.Logger, p.kind.emptyList(), p.kind.Secrets)) // 1b
 	}
-	if w := p.shardWatch(); w != nil {
+	if w := p.shardWatch(); w != nil { // 1c
 		watches = append(watches, w)
 	}
-	return managedoptions.Register(p.mgr, p.name, p.o, p.shared.polling(), p.kind.Object, r, sent, watches...)
+	return managedoptions.Register(p.mgr, p.name, p.o, p.shared.polling(), p.kind.Object, r, sent, watches...) // 1a
 }
 
 // 2. The gate paces every reconcile by the budgets of the calls it makes
@@ -234,7 +252,7 @@ func (p *path[MR]) gate(r reconcile.Reconciler) reconcile.Reconciler {
 		Budgets: p.shared.Budgets, Behind: p.pollsBehind(), Relook: p.relook, Held: p.deletionCallsNothing,
 		Record: p.record,
 		Log:    p.o.Logger.WithValues("controller", p.name), Deferred: p.deferred,
-		Serves: p.shared.serves(), Elsewhere: p.elsewhere(),
+		Serves: p.shared.serves(), Elsewhere: p.elsewhere(), // 2a
 	})
 }
 
@@ -279,19 +297,15 @@ func (p *path[MR]) managedReconciler() reconcile.Reconciler {
 	if p.kind.NameField != "" {
 		initializers = append(initializers, externalname.FromField(p.kind.NameField, p.kind.Name)) // 4a
 	}
-	r := managed.NewReconciler(statusWhenChanged{p.mgr}, resource.ManagedKind(p.kind.GroupVersionKind),
-		managedoptions.For(p.mgr, p.name, p.o, p.shared.polling(),
-			managed.WithInitializers(initializers...),
+	r := managed.NewReconciler(statusWhenChanged{p.mgr}, resource.ManagedKind(p.kind.GroupVersionKind), // 4g
+		managedoptions.For(p.mgr, p.name, p.o, p.shared.polling(), // 4h
+			managed.WithInitializers(initializers...), // 4a
 			managed.WithReferenceResolver(p.resolver), // 4b
 			managed.WithTypedExternalConnector[MR](connect.New(p.kube, p.shared.Sessions, p.kind.Region, p.external)), // 4c
-			managed.WithFinalizer(p.finalizer), // 4e
-			// Every kind can learn what a create it cannot remember made:
-			// four by the name the user chose, Subscription by looking
-			// its topic up. A provider killed between the create call and
-			// the record of its result so never strands a resource.
-			managed.WithDeterministicExternalName(true),
+			managed.WithFinalizer(p.finalizer),          // 4e
+			managed.WithDeterministicExternalName(true), // 4f
 		)...)
-	return ackannotations.Retaining(p.annotations, r, ackannotations.RetainingOptions[MR]{
+	return ackannotations.Retaining(p.annotations, r, ackannotations.RetainingOptions[MR]{ // 4
 		New: p.kind.newObject, Kube: p.kube, Finalizer: p.finalizer.Retaining(),
 		Released: func(mg MR) { p.observations.Forget(mg.GetUID()) },
 	})
@@ -306,10 +320,9 @@ func (m statusWhenChanged) GetClient() client.Client {
 	return kubeclient.StatusWrittenWhenChanged(m.Manager.GetClient(), m.GetCache())
 }
 
-// external builds the external clients of a session (4d, 4f), outermost
-// first.
+// external builds the external clients of a session, outermost first.
 func (p *path[MR]) external(_ MR, s *awsconfig.Session) managed.TypedExternalClient[MR] {
-	return &observeStep[MR]{
+	return &observeStep[MR]{ // 4d, 4f
 		TypedExternalClient: ownership.Wrap(p.kindClient(s), p.owners, place(s)),
 		observations:        p.observations, toCreate: p.toCreate, answers: p.answers, deferred: p.deferred, relook: p.relook, scope: s.Scope(),
 		references: p.resolver, policiesHonoured: p.policiesHonoured,
