@@ -25,13 +25,9 @@ limitations under the License.
 package emulator
 
 import (
-	"encoding/json"
 	"fmt"
-	"maps"
 	"math/rand/v2"
-	"net"
 	"net/http"
-	"net/url"
 	"regexp"
 	"strings"
 	"sync"
@@ -182,103 +178,6 @@ func (s *Server) Uncounted(accessKeyID string) {
 	s.uncounted[accessKeyID] = true
 }
 
-// Calls returns how often each operation was called, keyed "service:Operation".
-func (s *Server) Calls() map[string]int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make(map[string]int, len(s.calls))
-	for k, v := range s.calls {
-		out[k] = v
-	}
-	return out
-}
-
-// CallCount returns how often one operation was called.
-func (s *Server) CallCount(operation string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.calls[operation]
-}
-
-// CallsByKey returns how many calls each access key signed: with a key of
-// its own per provider process, which process called AWS.
-func (s *Server) CallsByKey() map[string]int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return maps.Clone(s.keyCalls)
-}
-
-// ResetCalls forgets the call counts, those of Calls, CallsFor, CallsByKey,
-// CallsBySession and Outcomes.
-func (s *Server) ResetCalls() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.calls = map[string]int{}
-	s.resourceCalls = map[string]map[string]int{}
-	s.keyCalls = map[string]int{}
-	s.bySession = map[signedCall]int{}
-	s.outcomes = map[string]map[string]int{}
-}
-
-// CallsFor returns how often each operation was called for one resource,
-// named as its calls name it: a stream, endpoint configuration or endpoint
-// name, or an ARN (subscriptions, tagged resources).
-func (s *Server) CallsFor(resource string) map[string]int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := map[string]int{}
-	for k, v := range s.resourceCalls[resource] {
-		out[k] = v
-	}
-	return out
-}
-
-// CallsMatching returns how often each operation was called for the
-// resources whose names (as CallsFor names them) contain sub: a test that
-// gives each object a name no other contains counts every call about it,
-// by name or ARN, at once.
-func (s *Server) CallsMatching(sub string) map[string]int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := map[string]int{}
-	for r, calls := range s.resourceCalls {
-		if !strings.Contains(r, sub) {
-			continue
-		}
-		for k, v := range calls {
-			out[k] += v
-		}
-	}
-	return out
-}
-
-// resourceOf names the resource a call addresses, if it names one.
-func resourceOf(req *request) string {
-	if strings.HasPrefix(req.http.URL.Path, "/tags/") {
-		if arn, err := url.PathUnescape(strings.TrimPrefix(req.http.URL.EscapedPath(), "/tags/")); err == nil {
-			return arn
-		}
-	}
-	if form, err := url.ParseQuery(string(req.body)); err == nil && form.Get("Action") != "" {
-		for _, k := range []string{"SubscriptionArn", "TopicArn", "Name"} {
-			if v := form.Get(k); v != "" {
-				return v
-			}
-		}
-		return ""
-	}
-	var fields map[string]any
-	if json.Unmarshal(req.body, &fields) != nil {
-		return ""
-	}
-	for _, k := range []string{"DeliveryStreamName", "EndpointConfigName", "ResourceArn", "ModelName", "Name", "name"} {
-		if v, ok := fields[k].(string); ok && v != "" {
-			return v
-		}
-	}
-	return ""
-}
-
 // A request is one call, as the dispatcher sees it.
 type request struct {
 	service   string // signing name: firehose, sagemaker, events, sns, sts, bedrock-agentcore
@@ -346,25 +245,6 @@ const (
 	dropConnection
 )
 
-func internalFailure() *apiError {
-	return errorf(500, "InternalFailure", "The request processing has failed because of an unknown error, exception or failure.")
-}
-
-// ResetConnection closes the request's connection without an answer, with
-// a TCP reset where the connection is TCP: the caller reads
-// "connection reset by peer".
-func ResetConnection(w http.ResponseWriter) {
-	conn, _, err := http.NewResponseController(w).Hijack()
-	if err != nil {
-		// An HTTP/2 stream cannot be taken over: it ends without an answer.
-		panic(http.ErrAbortHandler)
-	}
-	if tcp, ok := conn.(*net.TCPConn); ok {
-		_ = tcp.SetLinger(0)
-	}
-	_ = conn.Close()
-}
-
 // parse identifies the protocol, service and operation of a request and
 // checks that it is signed with SigV4, as AWS requires.
 func (s *Server) parse(r *http.Request) (*request, protocol, *apiError) {
@@ -395,118 +275,6 @@ func (s *Server) parse(r *http.Request) (*request, protocol, *apiError) {
 		return req, proto, errorf(400, "UnknownOperationException", "The operation is not supported by this service.")
 	}
 	return req, proto, nil
-}
-
-// count counts a call in Calls, CallsFor, CallsByKey and CallsBySession.
-func (s *Server) count(req *request, name string) {
-	s.calls[name]++
-	s.keyCalls[req.accessKey]++
-	r := resourceOf(req)
-	s.bySession[signedCall{operation: name, resource: r, accessKey: req.accessKey}]++
-	if r != "" {
-		if s.resourceCalls[r] == nil {
-			s.resourceCalls[r] = map[string]int{}
-		}
-		s.resourceCalls[r][name]++
-	}
-}
-
-// fault counts the call and applies the first injected answer that matches
-// it (Answer), else the fault of the most specific scope that has one: the
-// operation, else the service, else "*". Counted faults come first; then one
-// draw decides between throttling (ThrottleRate), failing (ErrorRate) and
-// letting the call through. It returns the error that answers the call
-// instead of running it, or how the answer of the call, run, is lost.
-func (s *Server) fault(req *request) (*apiError, answerLoss) {
-	s.mu.Lock()
-	name := req.service + ":" + req.operation
-	if !s.uncounted[req.accessKey] {
-		s.count(req, name)
-	}
-	scope, f := s.faultFor(req.service, name)
-	var out *apiError
-	if s.faultFree[req.accessKey] {
-		f = nil
-	} else {
-		// An injected answer comes before everything else: the test asked
-		// for exactly this error.
-		out = s.answerFor(req, name)
-	}
-	var latency time.Duration
-	lose := keepAnswer
-	if f != nil {
-		latency = f.Latency
-		if f.LatencyJitter > 0 {
-			latency += time.Duration(s.rng.Int64N(int64(f.LatencyJitter)))
-		}
-	}
-	if f != nil && out == nil {
-		throttle, fail := false, false
-		switch {
-		case f.Throttle > 0:
-			f.Throttle--
-			throttle = true
-		case f.ServerError > 0:
-			f.ServerError--
-			fail = true
-		case f.DropAnswer > 0:
-			lose = dropAnswer
-		case f.DropConnection > 0:
-			lose = dropConnection
-		case f.ThrottleRate > 0 || f.ErrorRate > 0:
-			u := s.rng.Float64()
-			throttle = u < f.ThrottleRate
-			fail = !throttle && u < f.ThrottleRate+f.ErrorRate
-		}
-		if (throttle || fail) && *f == (Fault{}) {
-			// Its counts ran out and nothing is left: broader scopes apply again.
-			delete(s.faults, scope)
-		}
-		switch {
-		case throttle:
-			out = throttling(req.service)
-			s.outcome(name, OutcomeThrottled)
-		case fail:
-			out = internalFailure()
-			s.outcome(name, OutcomeError)
-		}
-	}
-	if out == nil && s.overQuota(req.region, name) {
-		// Over AWS's rate quota for the operation (SetQuotas).
-		out = throttling(req.service)
-		s.outcome(name, OutcomeThrottled)
-		lose = keepAnswer
-	}
-	if lose != keepAnswer {
-		// The call runs: the count goes down now (the operation counts
-		// its own outcome).
-		if lose == dropAnswer {
-			f.DropAnswer--
-		} else {
-			f.DropConnection--
-		}
-		if *f == (Fault{}) {
-			delete(s.faults, scope)
-		}
-	}
-	s.mu.Unlock()
-	if latency > 0 {
-		time.Sleep(latency)
-	}
-	return out, lose
-}
-
-func throttling(service string) *apiError {
-	switch service {
-	case "sns", "sts":
-		return errorf(400, "Throttling", "Rate exceeded")
-	case "firehose":
-		return errorf(400, "LimitExceededException", "Rate exceeded for operation.")
-	case "sagemaker":
-		return errorf(400, "ThrottlingException", "Rate exceeded")
-	default:
-		return errorf(429, "ThrottlingException", "Rate exceeded")
-	}
 }
 
 // dispatch runs the operation under the server's lock, after the resources'
@@ -569,27 +337,6 @@ func (s *Server) accessDenied(req *request, action string) *apiError {
 	return errorf(400, "AccessDeniedException", "User: arn:aws:iam::%s:user/%s is not authorized to perform: %s", s.opts.Account, req.accessKey, action)
 }
 
-// settle moves every resource's asynchronous state on to the present and
-// forgets the resources whose deletion finished.
-func (s *Server) settle() {
-	now := s.opts.Now()
-	for k, r := range s.streams {
-		if r.settle(now) {
-			delete(s.streams, k)
-		}
-	}
-	for k, r := range s.endpoints {
-		if r.settle(now) {
-			delete(s.endpoints, k)
-		}
-	}
-}
-
-// visible says whether a resource created at created can be read yet.
-func (s *Server) visible(service string, created time.Time) bool {
-	return !s.opts.Now().Before(created.Add(s.invisible[service]))
-}
-
 func (s *Server) nextID() int {
 	s.seq++
 	return s.seq
@@ -600,25 +347,3 @@ func (s *Server) arn(region, service, resource string) string {
 }
 
 func key(region, name string) string { return region + "/" + name }
-
-// A lifecycle is the asynchronous state of a resource: its current state and
-// the state it reaches at a given time.
-type lifecycle struct {
-	State string
-	next  string
-	at    time.Time
-}
-
-const deleted = "<deleted>"
-
-func (l *lifecycle) begin(now time.Time, state, next string, delay time.Duration) {
-	l.State, l.next, l.at = state, next, now.Add(delay)
-}
-
-// settle reports whether the resource is gone.
-func (l *lifecycle) settle(now time.Time) bool {
-	if l.next != "" && !now.Before(l.at) {
-		l.State, l.next = l.next, ""
-	}
-	return l.State == deleted
-}
