@@ -130,7 +130,6 @@ func hasMarkUnder(marks map[string]bool, n string) bool {
 	return false
 }
 
-
 func read(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
