@@ -91,7 +91,7 @@ import (
 //     usage is tracked, and the external client is built on the cached
 //     AWS session of the config and region;
 //     d. Observe, through the external clients below;
-//     e. finalizer.Deferred: the finalizer, written with the create-pending
+//     e. finalizer.Batched: the finalizer, written with the create-pending
 //     update when a create follows;
 //     f. Create, Update or Delete, through the same external clients; the
 //     external name is deterministic: every kind finds what a create it
@@ -147,7 +147,7 @@ type path[MR Object[MR]] struct {
 	policiesHonoured bool
 	owners           *ownership.Kind[MR]
 	annotations      *ackannotations.Annotations
-	finalizer        *finalizer.Deferred
+	finalizer        *finalizer.Batched
 	// record records the events of the kind's controller.
 	record event.Recorder
 
@@ -173,7 +173,7 @@ func newPath[MR Object[MR]](mgr ctrl.Manager, o controller.Options, shared Share
 	}
 	p.resolver = resolver.New(p.kube)
 	p.record = event.NewAPIRecorder(mgr.GetEventRecorderFor(p.name)) //nolint:staticcheck,nolintlint // as managedoptions.For
-	p.finalizer = &finalizer.Deferred{
+	p.finalizer = &finalizer.Batched{
 		Finalizer: resource.NewAPIFinalizer(p.kube, managed.FinalizerName),
 		ToCreate:  p.toCreate, PoliciesHonoured: p.policiesHonoured, Claims: p.owners.Claims, Kube: p.kube,
 		Labels: shared.shardLabels(),
