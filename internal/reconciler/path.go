@@ -145,7 +145,7 @@ type path[MR Object[MR]] struct {
 	name             string
 	kube             client.Client
 	policiesHonoured bool
-	owners           *ownership.Kind[MR]
+	owners           *ownership.Owners[MR]
 	annotations      *ackannotations.Annotations
 	finalizer        *finalizer.Batched
 	// record records the events of the kind's controller.

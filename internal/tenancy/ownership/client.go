@@ -51,8 +51,8 @@ const (
 // resource it does not own.
 const ReasonNotOwned xpv2.ConditionReason = "NotOwned"
 
-// A Kind is what ownership needs to know of a managed resource kind.
-type Kind[MR Copyable[MR]] struct {
+// Owners is what ownership needs to know of a managed resource kind.
+type Owners[MR Copyable[MR]] struct {
 	GroupKind schema.GroupKind
 	Terms     MessageTerms
 	// Identity is the AWS identity an object asks for: the name it gives,
@@ -111,7 +111,7 @@ type Kind[MR Copyable[MR]] struct {
 // same at no extra call; if it answers that the identity exists, Create
 // makes the look, and the ownership rules decide as they would have. The
 // gate that paces a reconcile and the Client that makes it ask the same.
-func (k *Kind[MR]) CreatesFirst(ctx context.Context, mg MR, at Place) bool {
+func (k *Owners[MR]) CreatesFirst(ctx context.Context, mg MR, at Place) bool {
 	if !k.newToAWS(mg) {
 		return false
 	}
@@ -120,7 +120,7 @@ func (k *Kind[MR]) CreatesFirst(ctx context.Context, mg MR, at Place) bool {
 }
 
 // newToAWS reports whether mg's records tell of nothing on AWS (CreatesFirst).
-func (k *Kind[MR]) newToAWS(mg MR) bool {
+func (k *Owners[MR]) newToAWS(mg MR) bool {
 	if !k.CreateRefusedIfExists || meta.WasDeleted(mg) || !MayCreate(mg, k.PoliciesHonoured) || WantsToAdopt(mg) {
 		return false
 	}
@@ -201,7 +201,7 @@ type Client[MR Copyable[MR]] struct {
 	managed.TypedExternalClient[MR]
 	// observed is the same client, telling what its last Observe found.
 	observed ReportsObserved
-	kind     *Kind[MR]
+	kind     *Owners[MR]
 	at       Place
 
 	// claimed is true once this reconcile's Observe claimed the identity;
@@ -218,7 +218,7 @@ type Client[MR Copyable[MR]] struct {
 
 // Wrap returns c, an external client working at a place, made to respect
 // ownership.
-func Wrap[MR Copyable[MR]](c ExternalClient[MR], k *Kind[MR], at Place) *Client[MR] {
+func Wrap[MR Copyable[MR]](c ExternalClient[MR], k *Owners[MR], at Place) *Client[MR] {
 	return &Client[MR]{TypedExternalClient: c, observed: c, kind: k, at: at}
 }
 
