@@ -97,7 +97,7 @@ import (
 //     external name is deterministic: every kind finds what a create it
 //     cannot remember made (by name, or a subscription by its topic), so
 //     a provider killed between the create and its record strands nothing;
-//     g. the status, written only when it changed (statusWhenChanged): a
+//     g. the status, written only when it changed (changedStatusOnly): a
 //     poll of a resource that is up to date writes nothing;
 //     h. the next poll, after --poll spread by --poll-jitter, or the
 //     object's crossplane.io/poll-interval (managedoptions.Polling).
@@ -297,7 +297,7 @@ func (p *path[MR]) managedReconciler() reconcile.Reconciler {
 	if p.kind.NameField != "" {
 		initializers = append(initializers, externalname.FromField(p.kind.NameField, p.kind.Name)) // 4a
 	}
-	r := managed.NewReconciler(statusWhenChanged{p.mgr}, resource.ManagedKind(p.kind.GroupVersionKind), // 4g
+	r := managed.NewReconciler(changedStatusOnly{p.mgr}, resource.ManagedKind(p.kind.GroupVersionKind), // 4g
 		managedoptions.For(p.mgr, p.name, p.o, p.shared.polling(), // 4h
 			managed.WithInitializers(initializers...), // 4a
 			managed.WithReferenceResolver(p.resolver), // 4b
@@ -311,12 +311,12 @@ func (p *path[MR]) managedReconciler() reconcile.Reconciler {
 	})
 }
 
-// statusWhenChanged is the manager as crossplane-runtime's managed
+// changedStatusOnly is the manager as crossplane-runtime's managed
 // reconciler sees it: its client sends no status update that would change
 // nothing, as the one after each poll of a resource that is up to date.
-type statusWhenChanged struct{ ctrl.Manager }
+type changedStatusOnly struct{ ctrl.Manager }
 
-func (m statusWhenChanged) GetClient() client.Client {
+func (m changedStatusOnly) GetClient() client.Client {
 	return kubeclient.StatusWrittenWhenChanged(m.Manager.GetClient(), m.GetCache())
 }
 
