@@ -41,11 +41,11 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/ackannotations"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/connect"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/createanswers"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/externalname"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/finalizer"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/pace"
-	"github.com/cloudkinds/provider-aws-services/internal/reconciler/readyatcreate"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/relook"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/resolver"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
@@ -116,7 +116,7 @@ import (
 //     the calls the kind declares (declaredObserve).
 //
 // What one reconcile keeps for a later one is kept in memory.Store values
-// (finalizer.ToCreate, readyatcreate.Answers, resolver.Resolver,
+// (finalizer.ToCreate, createanswers.Answers, resolver.Resolver,
 // pace.Deferred, relook.Schedule), all pruned by the same rule. Two records outlive that
 // rule on purpose, each dropped when its object is gone: the time of each
 // object's last Observe (metrics.Observations, for the poll interval
@@ -154,7 +154,7 @@ type path[MR Object[MR]] struct {
 	// What a reconcile keeps for a later one.
 	resolver *resolver.Resolver
 	toCreate *finalizer.ToCreate
-	answers  *readyatcreate.Answers // nil unless the kind is Ready at create
+	answers  *createanswers.Answers // nil unless the kind is Ready at create
 	deferred *pace.Deferred         // nil unless the kind's reconciles are paced
 	relook   *relook.Schedule       // nil unless paced and created asynchronously
 
@@ -184,7 +184,7 @@ func newPath[MR Object[MR]](mgr ctrl.Manager, o controller.Options, shared Share
 	}
 	p.annotations = ackannotations.New(k.GroupVersionKind.Group, namespaces, p.record)
 	if k.ReadyAtCreate {
-		p.answers = readyatcreate.New()
+		p.answers = createanswers.New()
 	}
 	if shared.Budgets != nil && k.ObserveCalls != nil {
 		p.deferred = pace.NewDeferred(clock.RealClock{})
