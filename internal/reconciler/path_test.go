@@ -114,7 +114,7 @@ func pathTold(src string) []error {
 	}
 	// A step told is marked, or is the part of one that is (4 is in 4a).
 	for _, n := range slices.Sorted(maps.Keys(told)) {
-		if !marks[n] && !(len(n) == 1 && hasMarkUnder(marks, n)) {
+		if !marks[n] && (len(n) != 1 || !hasMarkUnder(marks, n)) {
 			errs = append(errs, fmt.Errorf("step %s is told in Add's comment and marked nowhere in the code", n))
 		}
 	}
@@ -129,7 +129,6 @@ func hasMarkUnder(marks map[string]bool, n string) bool {
 	}
 	return false
 }
-
 
 func read(t *testing.T, path string) string {
 	t.Helper()
