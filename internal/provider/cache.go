@@ -85,7 +85,7 @@ func leanObject(in any) (any, error) {
 
 // interned shares the strings that the cached objects repeat (intern.Meta).
 func interned(in any, err error) (any, error) {
-	if o, ok := in.(intern.Object); ok && err == nil {
+	if o, ok := in.(intern.Internable); ok && err == nil {
 		intern.Meta(o)
 	}
 	return in, err

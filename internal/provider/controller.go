@@ -135,14 +135,14 @@ func Setup(mgr ctrl.Manager, o controller.Options, shared reconciler.Shared) err
 		return err
 	}
 	gvks := registerGated(mgr, o, shared, ready, kinds)
-	return safestart.Setup(mgr, expecting{Gate: o.Gate, ready: ready}, o.Logger, gvks...)
+	return safestart.Setup(mgr, expecting{CRDGate: o.Gate, ready: ready}, o.Logger, gvks...)
 }
 
 // expecting is safe start's gate, which tells readiness of a kind as its
 // gate opens, before its setup runs (the gate runs it in a goroutine): a
 // replica not yet ready waits for it, one ready already stays ready.
 type expecting struct {
-	safestart.Gate
+	safestart.CRDGate
 	ready *readiness.Controllers
 }
 
@@ -150,7 +150,7 @@ func (g expecting) Set(gvk schema.GroupVersionKind, open bool) bool {
 	if open {
 		g.ready.Expect(gvk.Kind)
 	}
-	return g.Gate.Set(gvk, open)
+	return g.CRDGate.Set(gvk, open)
 }
 
 // configKind names the controllers of ProviderConfig and

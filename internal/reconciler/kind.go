@@ -68,7 +68,7 @@ type Kind struct {
 	Create quota.Operation
 	// CreatesFirst is true for the kinds whose create AWS refuses when the
 	// identity exists: a new object calls Create before any look
-	// (ownership.Kind.CreatesFirst), and its first reconcile takes a turn
+	// (ownership.Owners.CreatesFirst), and its first reconcile takes a turn
 	// in Create's budget. False for a kind that looks first.
 	CreatesFirst bool
 	// Tagged is true for the kinds AWS can tag: their creates carry the
@@ -186,7 +186,7 @@ type Connection struct {
 	// the values sent to AWS.
 	Secrets *secretkey.Reader
 	// HoldsClaim reports whether the object holds its identity's claim for
-	// a create AWS did not refuse (ownership.Kind.HoldsCreateClaim): whether
+	// a create AWS did not refuse (ownership.Owners.HoldsCreateClaim): whether
 	// it may take a resource AWS hides for its own create's work.
 	HoldsClaim func(ctx context.Context, mg resource.Managed) bool
 }
@@ -251,12 +251,12 @@ func UsageSweep(mgr ctrl.Manager, namespace string) *usage.Sweep {
 
 // ownership describes the kind to the ownership checks; its claims are kept
 // in namespace.
-func (k Definition[MR]) ownership(mgr ctrl.Manager, o controller.Options, namespace string, sessions *awsconfig.Cache) *ownership.Kind[MR] {
+func (k Definition[MR]) ownership(mgr ctrl.Manager, o controller.Options, namespace string, sessions *awsconfig.Cache) *ownership.Owners[MR] {
 	identity, field, another := k.Name, k.NameField, "another name"
 	if k.Identity != nil {
 		identity, field, another = k.Identity, k.IdentityField, k.Another
 	}
-	return &ownership.Kind[MR]{
+	return &ownership.Owners[MR]{
 		GroupKind: k.GroupVersionKind.GroupKind(),
 		Terms:     ownership.MessageTerms{Noun: k.Noun, Field: field, Another: another},
 		Identity:  identity,

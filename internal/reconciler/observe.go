@@ -31,9 +31,9 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/connect"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/createanswers"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/finalizer"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/pace"
-	"github.com/cloudkinds/provider-aws-services/internal/reconciler/readyatcreate"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/relook"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/resolver"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
@@ -48,7 +48,7 @@ type observeStep[MR resource.Managed] struct {
 	managed.TypedExternalClient[MR]
 	observations *metrics.Observations
 	toCreate     *finalizer.ToCreate
-	answers      *readyatcreate.Answers // nil unless the kind is Ready at create
+	answers      *createanswers.Answers // nil unless the kind is Ready at create
 	deferred     *pace.Deferred         // nil unless the kind's polls are paced
 	relook       *relook.Schedule       // nil unless the first look after a create is timed
 	scope        string                 // the session's Scope: whose creates teach the relook schedule

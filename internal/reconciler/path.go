@@ -41,11 +41,11 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/metrics"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/ackannotations"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/connect"
+	"github.com/cloudkinds/provider-aws-services/internal/reconciler/createanswers"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/externalname"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/finalizer"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/managedoptions"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/pace"
-	"github.com/cloudkinds/provider-aws-services/internal/reconciler/readyatcreate"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/relook"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler/resolver"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/awsconfig"
@@ -91,13 +91,13 @@ import (
 //     usage is tracked, and the external client is built on the cached
 //     AWS session of the config and region;
 //     d. Observe, through the external clients below;
-//     e. finalizer.Deferred: the finalizer, written with the create-pending
+//     e. finalizer.Batched: the finalizer, written with the create-pending
 //     update when a create follows;
 //     f. Create, Update or Delete, through the same external clients; the
 //     external name is deterministic: every kind finds what a create it
 //     cannot remember made (by name, or a subscription by its topic), so
 //     a provider killed between the create and its record strands nothing;
-//     g. the status, written only when it changed (statusWhenChanged): a
+//     g. the status, written only when it changed (changedStatusOnly): a
 //     poll of a resource that is up to date writes nothing;
 //     h. the next poll, after --poll spread by --poll-jitter, or the
 //     object's crossplane.io/poll-interval (managedoptions.Polling).
@@ -116,7 +116,7 @@ import (
 //     the calls the kind declares (declaredObserve).
 //
 // What one reconcile keeps for a later one is kept in memory.Store values
-// (finalizer.ToCreate, readyatcreate.Answers, resolver.Resolver,
+// (finalizer.ToCreate, createanswers.Answers, resolver.Resolver,
 // pace.Deferred, relook.Schedule), all pruned by the same rule. Two records outlive that
 // rule on purpose, each dropped when its object is gone: the time of each
 // object's last Observe (metrics.Observations, for the poll interval
@@ -145,16 +145,16 @@ type path[MR Object[MR]] struct {
 	name             string
 	kube             client.Client
 	policiesHonoured bool
-	owners           *ownership.Kind[MR]
+	owners           *ownership.Owners[MR]
 	annotations      *ackannotations.Annotations
-	finalizer        *finalizer.Deferred
+	finalizer        *finalizer.Batched
 	// record records the events of the kind's controller.
 	record event.Recorder
 
 	// What a reconcile keeps for a later one.
 	resolver *resolver.Resolver
 	toCreate *finalizer.ToCreate
-	answers  *readyatcreate.Answers // nil unless the kind is Ready at create
+	answers  *createanswers.Answers // nil unless the kind is Ready at create
 	deferred *pace.Deferred         // nil unless the kind's reconciles are paced
 	relook   *relook.Schedule       // nil unless paced and created asynchronously
 
@@ -173,7 +173,7 @@ func newPath[MR Object[MR]](mgr ctrl.Manager, o controller.Options, shared Share
 	}
 	p.resolver = resolver.New(p.kube)
 	p.record = event.NewAPIRecorder(mgr.GetEventRecorderFor(p.name)) //nolint:staticcheck,nolintlint // as managedoptions.For
-	p.finalizer = &finalizer.Deferred{
+	p.finalizer = &finalizer.Batched{
 		Finalizer: resource.NewAPIFinalizer(p.kube, managed.FinalizerName),
 		ToCreate:  p.toCreate, PoliciesHonoured: p.policiesHonoured, Claims: p.owners.Claims, Kube: p.kube,
 		Labels: shared.shardLabels(),
@@ -184,7 +184,7 @@ func newPath[MR Object[MR]](mgr ctrl.Manager, o controller.Options, shared Share
 	}
 	p.annotations = ackannotations.New(k.GroupVersionKind.Group, namespaces, p.record)
 	if k.ReadyAtCreate {
-		p.answers = readyatcreate.New()
+		p.answers = createanswers.New()
 	}
 	if shared.Budgets != nil && k.ObserveCalls != nil {
 		p.deferred = pace.NewDeferred(clock.RealClock{})
@@ -297,7 +297,7 @@ func (p *path[MR]) managedReconciler() reconcile.Reconciler {
 	if p.kind.NameField != "" {
 		initializers = append(initializers, externalname.FromField(p.kind.NameField, p.kind.Name)) // 4a
 	}
-	r := managed.NewReconciler(statusWhenChanged{p.mgr}, resource.ManagedKind(p.kind.GroupVersionKind), // 4g
+	r := managed.NewReconciler(changedStatusOnly{p.mgr}, resource.ManagedKind(p.kind.GroupVersionKind), // 4g
 		managedoptions.For(p.mgr, p.name, p.o, p.shared.polling(), // 4h
 			managed.WithInitializers(initializers...), // 4a
 			managed.WithReferenceResolver(p.resolver), // 4b
@@ -311,12 +311,12 @@ func (p *path[MR]) managedReconciler() reconcile.Reconciler {
 	})
 }
 
-// statusWhenChanged is the manager as crossplane-runtime's managed
+// changedStatusOnly is the manager as crossplane-runtime's managed
 // reconciler sees it: its client sends no status update that would change
 // nothing, as the one after each poll of a resource that is up to date.
-type statusWhenChanged struct{ ctrl.Manager }
+type changedStatusOnly struct{ ctrl.Manager }
 
-func (m statusWhenChanged) GetClient() client.Client {
+func (m changedStatusOnly) GetClient() client.Client {
 	return kubeclient.StatusWrittenWhenChanged(m.Manager.GetClient(), m.GetCache())
 }
 

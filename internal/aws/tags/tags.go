@@ -283,7 +283,7 @@ type Plan struct {
 // Apply returns why. obj is the object as the Observe read it: call Observe
 // before setting the Ready condition, which tells whether the tags the
 // create sent still stand.
-func Observe(ctx context.Context, obj Object, w Want, s Service) (Plan, error) {
+func Observe(ctx context.Context, obj Tagged, w Want, s Service) (Plan, error) {
 	desired := w.Desired()
 	if !Listed(obj, w) {
 		return Plan{}, nil
@@ -352,9 +352,9 @@ func (w Want) tooMany(observed, set map[string]string, remove []string) error {
 	return errors.Errorf(errTooManyToTag, MaxPerResource, len(after), joinParts(parts), len(after)-MaxPerResource)
 }
 
-// An Object is a managed object as the tags package reads it: its
+// A Tagged is a managed object as the tags package reads it: its
 // annotations, generation and conditions.
-type Object interface {
+type Tagged interface {
 	metav1.Object
 	GetCondition(ct xpv2.ConditionType) xpv2.Condition
 }
@@ -365,7 +365,7 @@ type Object interface {
 // being deleted (nothing will be changed) nor while the tags its create sent
 // still stand (AsCreated). obj is the object as the Observe read it: its
 // Ready condition must not have been changed by that Observe yet.
-func Listed(obj Object, w Want) bool {
+func Listed(obj Tagged, w Want) bool {
 	if meta.WasDeleted(obj) || AsCreated(obj) {
 		return false
 	}
@@ -385,7 +385,7 @@ func Listed(obj Object, w Want) bool {
 // at every poll, so that a change made on AWS, or the rare tags of a create
 // whose answer was lost and which an earlier create of obj had made, are
 // still found, a poll later.
-func AsCreated(obj Object) bool {
+func AsCreated(obj Tagged) bool {
 	succeeded := meta.GetExternalCreateSucceeded(obj)
 	if succeeded.IsZero() || meta.GetExternalCreateFailed(obj).After(succeeded) || meta.ExternalCreateIncomplete(obj) {
 		return false

@@ -36,8 +36,8 @@ func String(s string) string {
 	return unique.Make(s).Value()
 }
 
-// An Object is what Meta interns the strings of: a Kubernetes object.
-type Object interface {
+// An Internable is what Meta interns the strings of: a Kubernetes object.
+type Internable interface {
 	metav1.Object
 	GetObjectKind() schema.ObjectKind
 }
@@ -47,7 +47,7 @@ type Object interface {
 // annotations, values too (a config's name, a key's fingerprint, a purpose).
 // A string only o holds costs nothing to intern once the next collection
 // has passed: its one copy replaces o's own.
-func Meta(o Object) {
+func Meta(o Internable) {
 	o.SetNamespace(String(o.GetNamespace()))
 	o.SetLabels(entries(o.GetLabels()))
 	o.SetAnnotations(entries(o.GetAnnotations()))

@@ -37,8 +37,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// A Gate is opened per kind; crossplane-runtime's gate.Gate is one.
-type Gate interface {
+// A CRDGate is opened per kind; crossplane-runtime's gate.Gate is one.
+type CRDGate interface {
 	Set(gvk schema.GroupVersionKind, ready bool) bool
 }
 
@@ -52,7 +52,7 @@ func CRDName(gvk schema.GroupVersionKind) string {
 // their gates.
 type Waiter struct {
 	kube client.Reader
-	gate Gate
+	gate CRDGate
 	log  logging.Logger
 	// pending are the kinds whose gates are not open yet.
 	pending []schema.GroupVersionKind
@@ -67,7 +67,7 @@ type Waiter struct {
 
 // New returns a Waiter that reads CRDs with kube, which should read from the
 // API server rather than from a cache, so that no CRD informer is started.
-func New(kube client.Reader, g Gate, log logging.Logger, kinds ...schema.GroupVersionKind) *Waiter {
+func New(kube client.Reader, g CRDGate, log logging.Logger, kinds ...schema.GroupVersionKind) *Waiter {
 	return &Waiter{kube: kube, gate: g, log: log, pending: kinds, First: 500 * time.Millisecond, Max: 10 * time.Second}
 }
 
@@ -76,7 +76,7 @@ func New(kube client.Reader, g Gate, log logging.Logger, kinds ...schema.GroupVe
 // of the kinds whose CRDs are established when the provider starts are open
 // before the manager starts: the readiness check expects those kinds (see
 // package readiness) from its first answer.
-func Setup(mgr ctrl.Manager, g Gate, log logging.Logger, kinds ...schema.GroupVersionKind) error {
+func Setup(mgr ctrl.Manager, g CRDGate, log logging.Logger, kinds ...schema.GroupVersionKind) error {
 	w := New(mgr.GetAPIReader(), g, log, kinds...)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

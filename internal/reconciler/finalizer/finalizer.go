@@ -59,14 +59,14 @@ func (c *ToCreate) take(uid types.UID) bool {
 	return ok
 }
 
-// Deferred adds the managed reconciler's finalizer as crossplane-runtime
+// Batched adds the managed reconciler's finalizer as crossplane-runtime
 // does, with one exception: an object whose reconcile is about to create
 // its resource gets it in memory only, and the create-pending update that
 // comes next writes it, with the external name: one write to the object
 // instead of three (each is an event that Crossplane's composite circuit
 // breaker counts). A create-pending update that fails creates nothing, and
 // the next reconcile adds the finalizer again.
-type Deferred struct {
+type Batched struct {
 	resource.Finalizer
 	ToCreate         *ToCreate
 	PoliciesHonoured bool
@@ -86,7 +86,7 @@ type Deferred struct {
 // namespace (ownership.Retained), so that no other namespace adopts what
 // this one kept. A provider stopped in between leaves a claim whose holder
 // is gone, which the next object to ask for the identity releases.
-func (f *Deferred) RemoveFinalizer(ctx context.Context, obj resource.Object) error {
+func (f *Batched) RemoveFinalizer(ctx context.Context, obj resource.Object) error {
 	if mg, ok := obj.(resource.Managed); ok && meta.WasDeleted(mg) &&
 		!managed.NewManagementPoliciesResolver(f.PoliciesHonoured, mg.GetManagementPolicies()).ShouldDelete() {
 		return f.retain(ctx, obj)
@@ -98,7 +98,7 @@ func (f *Deferred) RemoveFinalizer(ctx context.Context, obj resource.Object) err
 }
 
 // retain keeps the object's claims for its namespace, then lets it go.
-func (f *Deferred) retain(ctx context.Context, obj resource.Object) error {
+func (f *Batched) retain(ctx context.Context, obj resource.Object) error {
 	if err := f.Claims.RetainAll(ctx, obj.GetUID()); err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ func (f *Deferred) retain(ctx context.Context, obj resource.Object) error {
 
 // letGo releases the object's use of its provider config, which its
 // deletion no longer needs, then removes its finalizer.
-func (f *Deferred) letGo(ctx context.Context, obj resource.Object) error {
+func (f *Batched) letGo(ctx context.Context, obj resource.Object) error {
 	if f.Kube != nil {
 		if err := usage.Release(ctx, f.Kube, obj); err != nil {
 			return err
@@ -118,9 +118,9 @@ func (f *Deferred) letGo(ctx context.Context, obj resource.Object) error {
 
 // Retaining is the finalizer of objects deleted with deletion policy
 // retain: they leave their resource behind, kept for their namespace.
-func (f *Deferred) Retaining() resource.Finalizer { return retaining{f} }
+func (f *Batched) Retaining() resource.Finalizer { return retaining{f} }
 
-type retaining struct{ *Deferred }
+type retaining struct{ *Batched }
 
 func (r retaining) RemoveFinalizer(ctx context.Context, obj resource.Object) error {
 	return r.retain(ctx, obj)
@@ -129,7 +129,7 @@ func (r retaining) RemoveFinalizer(ctx context.Context, obj resource.Object) err
 // AddFinalizer adds the finalizer and the labels, in memory only before a
 // create. An object that has its finalizer and lacks a label is written
 // once for it: its account changed, or someone changed the label.
-func (f *Deferred) AddFinalizer(ctx context.Context, obj resource.Object) error {
+func (f *Batched) AddFinalizer(ctx context.Context, obj resource.Object) error {
 	labels := f.missingLabels(ctx, obj)
 	if meta.FinalizerExists(obj, managed.FinalizerName) {
 		if len(labels) == 0 || f.Kube == nil {
@@ -149,7 +149,7 @@ func (f *Deferred) AddFinalizer(ctx context.Context, obj resource.Object) error 
 
 // missingLabels are the labels obj must carry and does not, with their
 // values.
-func (f *Deferred) missingLabels(ctx context.Context, obj resource.Object) map[string]string {
+func (f *Batched) missingLabels(ctx context.Context, obj resource.Object) map[string]string {
 	if f.Labels == nil {
 		return nil
 	}

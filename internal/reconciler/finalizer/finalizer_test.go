@@ -73,7 +73,7 @@ func TestRemoveFinalizerLetsClaimsGoOrKeepsThem(t *testing.T) {
 			if _, err := claims.Take(context.Background(), id, ownership.OwnerFor(gk, mg), mg.UID, ownership.ToCreate); err != nil {
 				t.Fatal(err)
 			}
-			f := &Deferred{Finalizer: resource.NewAPIFinalizer(kube, managed.FinalizerName), ToCreate: NewToCreate(), PoliciesHonoured: true, Claims: claims}
+			f := &Batched{Finalizer: resource.NewAPIFinalizer(kube, managed.FinalizerName), ToCreate: NewToCreate(), PoliciesHonoured: true, Claims: claims}
 			var fin resource.Finalizer = f
 			if tc.retaining {
 				fin = f.Retaining()
@@ -157,7 +157,7 @@ func TestAddFinalizerLabels(t *testing.T) {
 			if tc.toCreate {
 				toCreate.Observed(mg, managed.ExternalObservation{ResourceExists: false}, nil)
 			}
-			f := &Deferred{Finalizer: resource.NewAPIFinalizer(kube, managed.FinalizerName), ToCreate: toCreate, PoliciesHonoured: true, Kube: kube,
+			f := &Batched{Finalizer: resource.NewAPIFinalizer(kube, managed.FinalizerName), ToCreate: toCreate, PoliciesHonoured: true, Kube: kube,
 				Labels: func(context.Context) map[string]string { return shard }}
 			if err := f.AddFinalizer(context.Background(), mg); err != nil {
 				t.Fatal(err)

@@ -51,8 +51,8 @@ const (
 // resource it does not own.
 const ReasonNotOwned xpv2.ConditionReason = "NotOwned"
 
-// A Kind is what ownership needs to know of a managed resource kind.
-type Kind[MR Object[MR]] struct {
+// Owners is what ownership needs to know of a managed resource kind.
+type Owners[MR Copyable[MR]] struct {
 	GroupKind schema.GroupKind
 	Terms     MessageTerms
 	// Identity is the AWS identity an object asks for: the name it gives,
@@ -111,7 +111,7 @@ type Kind[MR Object[MR]] struct {
 // same at no extra call; if it answers that the identity exists, Create
 // makes the look, and the ownership rules decide as they would have. The
 // gate that paces a reconcile and the Client that makes it ask the same.
-func (k *Kind[MR]) CreatesFirst(ctx context.Context, mg MR, at Place) bool {
+func (k *Owners[MR]) CreatesFirst(ctx context.Context, mg MR, at Place) bool {
 	if !k.newToAWS(mg) {
 		return false
 	}
@@ -120,7 +120,7 @@ func (k *Kind[MR]) CreatesFirst(ctx context.Context, mg MR, at Place) bool {
 }
 
 // newToAWS reports whether mg's records tell of nothing on AWS (CreatesFirst).
-func (k *Kind[MR]) newToAWS(mg MR) bool {
+func (k *Owners[MR]) newToAWS(mg MR) bool {
 	if !k.CreateRefusedIfExists || meta.WasDeleted(mg) || !MayCreate(mg, k.PoliciesHonoured) || WantsToAdopt(mg) {
 		return false
 	}
@@ -170,10 +170,10 @@ type ReportsObserved interface {
 	LastObserved() Observed
 }
 
-// An Object is a managed resource that copies itself into another of its
+// A Copyable is a managed resource that copies itself into another of its
 // type, as generated types do: what ownership puts back when an Observe
 // found what the object may not keep.
-type Object[MR any] interface {
+type Copyable[MR any] interface {
 	resource.Managed
 	DeepCopyInto(MR)
 }
@@ -197,11 +197,11 @@ type Place struct {
 
 // Client wraps a kind's external client so that it changes and deletes only
 // what its object owns, and adopts only on request.
-type Client[MR Object[MR]] struct {
+type Client[MR Copyable[MR]] struct {
 	managed.TypedExternalClient[MR]
 	// observed is the same client, telling what its last Observe found.
 	observed ReportsObserved
-	kind     *Kind[MR]
+	kind     *Owners[MR]
 	at       Place
 
 	// claimed is true once this reconcile's Observe claimed the identity;
@@ -218,7 +218,7 @@ type Client[MR Object[MR]] struct {
 
 // Wrap returns c, an external client working at a place, made to respect
 // ownership.
-func Wrap[MR Object[MR]](c ExternalClient[MR], k *Kind[MR], at Place) *Client[MR] {
+func Wrap[MR Copyable[MR]](c ExternalClient[MR], k *Owners[MR], at Place) *Client[MR] {
 	return &Client[MR]{TypedExternalClient: c, observed: c, kind: k, at: at}
 }
 
@@ -252,6 +252,6 @@ func (c *Client[MR]) message(mg MR, d Decision) string {
 
 // restore puts mg back as it was before an Observe, so that nothing read of a
 // resource the object does not own is kept.
-func restore[MR Object[MR]](mg, before MR) {
+func restore[MR Copyable[MR]](mg, before MR) {
 	before.DeepCopyInto(mg)
 }

@@ -80,7 +80,7 @@ func (c *Client[MR]) identity(mg MR) Identity {
 }
 
 // identityIn is mg's identity when its calls go to at.
-func (k *Kind[MR]) identityIn(mg MR, at Place) Identity {
+func (k *Owners[MR]) identityIn(mg MR, at Place) Identity {
 	id := Identity{Endpoint: at.Endpoint, Account: at.Account, Region: at.Region, Kind: k.GroupKind, Fields: k.Identity(mg)}
 	if k.Where != nil {
 		if a, r := k.Where(mg); a != "" && r != "" {
@@ -95,7 +95,7 @@ func (k *Kind[MR]) identityIn(mg MR, at Place) Identity {
 // resource AWS hides (a subscription waiting for confirmation) for the work
 // of its own create. It reads the claim; a kind's client asks it only when
 // that is the question (reconciler.Connection.HoldsClaim).
-func (k *Kind[MR]) HoldsCreateClaim(ctx context.Context, mg MR, at Place) bool {
+func (k *Owners[MR]) HoldsCreateClaim(ctx context.Context, mg MR, at Place) bool {
 	if k.Identity(mg) == "" {
 		return false
 	}

@@ -60,7 +60,7 @@ func (c *Client[MR]) notShownYet(ctx context.Context, mg MR, found bool) error {
 // notShownSince returns since when reads do not find uid's resource,
 // remembering now if this is the first, and forgets the objects not heard
 // of for several windows.
-func (k *Kind[MR]) notShownSince(uid types.UID) time.Time {
+func (k *Owners[MR]) notShownSince(uid types.UID) time.Time {
 	k.readsMu.Lock()
 	defer k.readsMu.Unlock()
 	now := time.Now()
@@ -80,7 +80,7 @@ func (k *Kind[MR]) notShownSince(uid types.UID) time.Time {
 }
 
 // shown forgets that reads did not find uid's resource.
-func (k *Kind[MR]) shown(uid types.UID) {
+func (k *Owners[MR]) shown(uid types.UID) {
 	k.readsMu.Lock()
 	defer k.readsMu.Unlock()
 	delete(k.notShown, uid)
@@ -92,7 +92,7 @@ const goneAfterDelete = 10 * time.Minute
 
 // deleteWasAnswered remembers that AWS answered uid's Delete, and forgets
 // the answers older than goneAfterDelete.
-func (k *Kind[MR]) deleteWasAnswered(uid types.UID) {
+func (k *Owners[MR]) deleteWasAnswered(uid types.UID) {
 	k.readsMu.Lock()
 	defer k.readsMu.Unlock()
 	now := time.Now()
@@ -108,7 +108,7 @@ func (k *Kind[MR]) deleteWasAnswered(uid types.UID) {
 }
 
 // deleteAnsweredFor reports whether AWS answered uid's Delete lately.
-func (k *Kind[MR]) deleteAnsweredFor(uid types.UID) bool {
+func (k *Owners[MR]) deleteAnsweredFor(uid types.UID) bool {
 	k.readsMu.Lock()
 	defer k.readsMu.Unlock()
 	at, ok := k.deleteAnswered[uid]

@@ -119,18 +119,18 @@ func (a *awsStream) LastObserved() Observed {
 
 // cluster is a fake API server holding objs, and the stream kind's ownership
 // on it.
-func cluster(t *testing.T, objs ...client.Object) (client.Client, *Kind[*v1alpha1.DeliveryStream]) {
+func cluster(t *testing.T, objs ...client.Object) (client.Client, *Owners[*v1alpha1.DeliveryStream]) {
 	t.Helper()
 	s := testScheme(t)
 	newStream := func() *v1alpha1.DeliveryStream { return &v1alpha1.DeliveryStream{} }
-	k := &Kind[*v1alpha1.DeliveryStream]{
+	k := &Owners[*v1alpha1.DeliveryStream]{
 		GroupKind: streamKind,
 		Identity:  func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
 		// Management policies are honoured.
 		PoliciesHonoured: true,
 	}
 	kube := fake.NewClientBuilder().WithScheme(s).WithIndex(&v1alpha1.DeliveryStream{}, IndexField, k.Index).WithObjects(objs...).Build()
-	return kube, &Kind[*v1alpha1.DeliveryStream]{
+	return kube, &Owners[*v1alpha1.DeliveryStream]{
 		Asking:    listAsking(kube),
 		GroupKind: streamKind,
 		Terms:     MessageTerms{Noun: "delivery stream", Field: "spec.forProvider.deliveryStreamName", Another: "another name"},

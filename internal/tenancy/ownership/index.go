@@ -34,7 +34,7 @@ type Asking func(ctx context.Context, identity string) ([]client.Object, error)
 
 // Index returns the index function of IndexField: the identity an object
 // asks for, when it may create.
-func (k *Kind[MR]) Index(o client.Object) []string {
+func (k *Owners[MR]) Index(o client.Object) []string {
 	mg, ok := o.(MR)
 	if !ok || !MayCreate(mg, k.PoliciesHonoured) {
 		return nil

@@ -29,7 +29,7 @@ import (
 )
 
 func TestIndexerAsking(t *testing.T) {
-	k := &Kind[*v1alpha1.DeliveryStream]{
+	k := &Owners[*v1alpha1.DeliveryStream]{
 		Identity:         func(mg *v1alpha1.DeliveryStream) string { return mg.Spec.ForProvider.DeliveryStreamName },
 		PoliciesHonoured: true,
 	}

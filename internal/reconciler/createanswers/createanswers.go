@@ -14,11 +14,11 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package readyatcreate spares the Observe after a create for the kinds whose
+// Package createanswers spares the Observe after a create for the kinds whose
 // create AWS answers with a resource that is usable at once: the answer is
 // kept, and the Observe after the create takes the resource's status from it
 // instead of asking AWS again.
-package readyatcreate
+package createanswers
 
 import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
