@@ -43,6 +43,7 @@ import (
 	"github.com/cloudkinds/provider-aws-services/internal/aws/connection"
 	"github.com/cloudkinds/provider-aws-services/internal/aws/listing"
 	"github.com/cloudkinds/provider-aws-services/internal/aws/quota"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/tags"
 	"github.com/cloudkinds/provider-aws-services/internal/kube/kubeclient"
 	"github.com/cloudkinds/provider-aws-services/internal/kube/secretkey"
 	"github.com/cloudkinds/provider-aws-services/internal/kube/sweep"
@@ -168,6 +169,22 @@ type Definition[MR Object[MR]] struct {
 	// create without a call to AWS.
 	ReadyAtCreate bool
 }
+
+// WantTags are the tags a taggable kind's object wants on its resource: the
+// session's config's default tags, under the spec's (spec) and, at create,
+// initProvider's (init); shown in the status while the object shows AWS's
+// configuration (an import).
+func WantTags(mg resource.Managed, s *awsconfig.Session, spec, init map[string]string) tags.Want {
+	return tags.Want{Defaults: s.DefaultTags, Spec: spec, Init: init, Shown: ownership.ShowsConfiguration(mg)}
+}
+
+// SessionClients is embedded by a kind's external client for its
+// Disconnect: the client holds nothing to release, its AWS clients being
+// the session's, shared by every reconcile.
+type SessionClients struct{}
+
+// Disconnect releases nothing.
+func (SessionClients) Disconnect(context.Context) error { return nil }
 
 // A Connection is what a kind's external client is built from.
 type Connection struct {

@@ -112,6 +112,8 @@ func observeCalls(mg *v1alpha1.APIKeyCredentialProvider, s *awsconfig.Session) [
 }
 
 type external struct {
+	reconciler.SessionClients
+
 	client  ac.API
 	kube    client.Client
 	session *awsconfig.Session
@@ -192,11 +194,11 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.APIKeyCredentialPro
 // wantTags is what the credential provider's tags should be: its provider
 // config's default tags, its initProvider's and its forProvider's.
 func wantTags(mg *v1alpha1.APIKeyCredentialProvider, s *awsconfig.Session) tags.Want {
-	w := tags.Want{Defaults: s.DefaultTags, Spec: mg.Spec.ForProvider.Tags, Shown: ownership.ShowsConfiguration(mg)}
+	var init map[string]string
 	if i := mg.Spec.InitProvider; i != nil {
-		w.Init = i.Tags
+		init = i.Tags
 	}
-	return w
+	return reconciler.WantTags(mg, s, mg.Spec.ForProvider.Tags, init)
 }
 
 // Create stores the key from the resource's own namespace in AWS, with the
@@ -254,6 +256,3 @@ func (e *external) Delete(ctx context.Context, mg *v1alpha1.APIKeyCredentialProv
 	_, err := e.client.DeleteApiKeyCredentialProvider(ctx, &bedrockagentcorecontrol.DeleteApiKeyCredentialProviderInput{Name: aws.String(meta.GetExternalName(mg))})
 	return managed.ExternalDelete{}, awserrors.Wrap(awserrors.IgnoreNotFound(err), errDelete)
 }
-
-// Disconnect does nothing: the session's clients are shared.
-func (e *external) Disconnect(context.Context) error { return nil }

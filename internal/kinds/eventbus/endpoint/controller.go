@@ -92,6 +92,8 @@ var definition = reconciler.Definition[*v1alpha1.Endpoint]{
 }
 
 type external struct {
+	reconciler.SessionClients
+
 	client  eb.API
 	session *awsconfig.Session
 
@@ -180,6 +182,3 @@ func (e *external) Delete(ctx context.Context, mg *v1alpha1.Endpoint) (managed.E
 	_, err := e.client.DeleteEndpoint(ctx, &eventbridge.DeleteEndpointInput{Name: aws.String(meta.GetExternalName(mg))})
 	return managed.ExternalDelete{}, awserrors.Wrap(awserrors.IgnoreNotFound(err), errDelete)
 }
-
-// Disconnect does nothing: the session's clients are shared.
-func (e *external) Disconnect(context.Context) error { return nil }

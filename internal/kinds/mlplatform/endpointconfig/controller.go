@@ -91,6 +91,8 @@ func observeCalls(mg *v1alpha1.EndpointConfig, s *awsconfig.Session) []quota.Ope
 }
 
 type external struct {
+	reconciler.SessionClients
+
 	client  sm.API
 	kube    client.Client
 	session *awsconfig.Session
@@ -143,11 +145,11 @@ func (e *external) Observe(ctx context.Context, mg *v1alpha1.EndpointConfig) (ma
 // wantTags is what the endpoint configuration's tags should be: its provider
 // config's default tags, its initProvider's and its forProvider's.
 func wantTags(mg *v1alpha1.EndpointConfig, s *awsconfig.Session) tags.Want {
-	w := tags.Want{Defaults: s.DefaultTags, Spec: tags.FromList(mg.Spec.ForProvider.Tags), Shown: ownership.ShowsConfiguration(mg)}
+	var init map[string]string
 	if i := mg.Spec.InitProvider; i != nil {
-		w.Init = tags.FromList(i.Tags)
+		init = tags.FromList(i.Tags)
 	}
-	return w
+	return reconciler.WantTags(mg, s, tags.FromList(mg.Spec.ForProvider.Tags), init)
 }
 
 // Create creates the endpoint configuration with every field and its tags
@@ -199,6 +201,3 @@ func (e *external) Delete(ctx context.Context, mg *v1alpha1.EndpointConfig) (man
 	_, err := e.client.DeleteEndpointConfig(ctx, &sagemaker.DeleteEndpointConfigInput{EndpointConfigName: aws.String(meta.GetExternalName(mg))})
 	return managed.ExternalDelete{}, awserrors.Wrap(awserrors.IgnoreNotFound(err, sm.NotFound), errDelete)
 }
-
-// Disconnect does nothing: the session's clients are shared.
-func (e *external) Disconnect(context.Context) error { return nil }

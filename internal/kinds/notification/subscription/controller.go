@@ -147,6 +147,8 @@ func identifying(mg *v1alpha1.Subscription) *v1alpha1.SubscriptionParameters {
 }
 
 type external struct {
+	reconciler.SessionClients
+
 	client  snsclient.API
 	session *awsconfig.Session
 	// left tells what a deletion leaves on AWS (reconciler.Connection.Left).
@@ -427,6 +429,3 @@ func (e *external) Delete(ctx context.Context, mg *v1alpha1.Subscription) (manag
 	_, err := e.client.Unsubscribe(ctx, &sns.UnsubscribeInput{SubscriptionArn: aws.String(meta.GetExternalName(mg))})
 	return managed.ExternalDelete{}, awserrors.Wrap(awserrors.IgnoreNotFound(err), errUnsubscribe)
 }
-
-// Disconnect does nothing: the session's clients are shared.
-func (e *external) Disconnect(context.Context) error { return nil }

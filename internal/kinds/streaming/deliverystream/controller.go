@@ -135,6 +135,8 @@ func observeCalls(mg *v1alpha1.DeliveryStream, s *awsconfig.Session) []quota.Ope
 // external reconciles one DeliveryStream in one reconcile; what Observe
 // read, Update uses.
 type external struct {
+	reconciler.SessionClients
+
 	client    fh.API
 	kube      client.Client
 	session   *awsconfig.Session
@@ -282,11 +284,11 @@ func (e *external) setMetadata(mg *v1alpha1.DeliveryStream, d *types.DeliveryStr
 // wantTags is what the stream's tags should be: its provider config's
 // default tags, its initProvider's and its forProvider's.
 func wantTags(mg *v1alpha1.DeliveryStream, s *awsconfig.Session) tags.Want {
-	w := tags.Want{Defaults: s.DefaultTags, Spec: tags.FromList(mg.Spec.ForProvider.Tags), Shown: ownership.ShowsConfiguration(mg)}
+	var init map[string]string
 	if i := mg.Spec.InitProvider; i != nil {
-		w.Init = tags.FromList(i.Tags)
+		init = tags.FromList(i.Tags)
 	}
-	return w
+	return reconciler.WantTags(mg, s, tags.FromList(mg.Spec.ForProvider.Tags), init)
 }
 
 // Create creates the stream with its destination, backup, encryption and
@@ -401,6 +403,3 @@ func streamKey(d *types.DeliveryStreamDescription) string {
 	}
 	return "(not named by Firehose)"
 }
-
-// Disconnect does nothing: the session's clients are shared.
-func (e *external) Disconnect(context.Context) error { return nil }
