@@ -4,7 +4,10 @@
 # existing group and service (a SageMaker notebook instance lifecycle
 # configuration), then: everything builds; the kind passes the conformance
 # suite against the emulator; the registry test finds it registered
-# everywhere; the API tests pass. Last, it counts the files make kind wrote
+# everywhere; the API tests pass. (Against the emulator's generic store,
+# which keeps what a create sends, the suite proves the scaffold's wiring:
+# its calls, names, connection details and declared Observe calls, not a
+# service's own rules, which the kind's own emulation brings.) Last, it counts the files make kind wrote
 # or changed that are not generated: the files a person then edits by hand
 # to give the kind its real fields and calls. It fails above the limit.
 set -euo pipefail

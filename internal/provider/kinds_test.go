@@ -139,6 +139,11 @@ func (r *registry) checks() []check {
 			if k.Noun == "" || k.Setup == nil || k.Import.List == nil {
 				return errors.New("want a noun, a Setup and an import List (reconciler.Define, reconciler.Import)")
 			}
+			// The import command reads and writes the name as a field
+			// of forProvider's own.
+			if k.NameField != "" && !nameField.MatchString(k.NameField) {
+				return fmt.Errorf("the name field %s is not a field of spec.forProvider's own", k.NameField)
+			}
 			return nil
 		}},
 		{"in the API scheme", func(k reconciler.Kind) error {
@@ -255,6 +260,7 @@ func hint(err error, fix string) error {
 }
 
 var (
+	nameField      = regexp.MustCompile(`^spec\.forProvider\.[A-Za-z0-9]+$`)
 	apiVersionLine = regexp.MustCompile(`(?m)^apiVersion:\s*(\S+)\s*$`)
 	kindLine       = regexp.MustCompile(`(?m)^kind:\s*(\S+)\s*$`)
 )

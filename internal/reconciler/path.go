@@ -123,6 +123,10 @@ import (
 // achieved) and the ACK annotations ackannotations warned of (once per
 // object).
 func Add[MR Object[MR]](mgr ctrl.Manager, o controller.Options, shared Shared, k Definition[MR]) error {
+	if k.Secrets != nil && k.List == nil {
+		// The Secrets' watch lists the kind to find their readers.
+		return xperrors.Errorf("%s reads Secrets (Definition.Secrets) and has no List", k.GroupVersionKind.Kind)
+	}
 	p, err := newPath(mgr, o, shared, k)
 	if err != nil {
 		return err

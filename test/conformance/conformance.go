@@ -127,7 +127,7 @@ func newLife[MR reconciler.Object[MR]](ctx context.Context, t *testing.T, c Case
 // resource.
 func (l *life[MR]) create(ctx context.Context, t *testing.T, mg MR) {
 	t.Helper()
-	if o, err := l.ext.Observe(ctx, mg); err != nil || o.ResourceExists {
+	if o, err := l.observe(ctx, t, mg); err != nil || o.ResourceExists {
 		t.Fatalf("Observe before the create: exists %v, error %v; want nothing and no error", o.ResourceExists, err)
 	}
 	if _, err := l.ext.Create(ctx, mg); err != nil {
@@ -147,12 +147,10 @@ func (l *life[MR]) settle(ctx context.Context, t *testing.T, mg MR) {
 	var exists, upToDate, ready bool
 	var details map[string][]byte
 	for range 5 {
-		before := l.em.Calls()
-		o, err := l.ext.Observe(ctx, mg)
+		o, err := l.observe(ctx, t, mg)
 		if err != nil {
 			t.Fatalf("Observe after the create: %v", err)
 		}
-		undeclared(t, l.d, mg, l.session, before, l.em.Calls())
 		exists, upToDate, details = o.ResourceExists, o.ResourceUpToDate, o.ConnectionDetails
 		ready = mg.GetCondition(xpv2.TypeReady).Reason == xpv2.ReasonAvailable
 		if exists && ready {
@@ -185,7 +183,7 @@ func (l *life[MR]) delete(ctx context.Context, t *testing.T, mg MR) {
 	}
 	gone := false
 	for range 5 {
-		o, err := l.ext.Observe(ctx, mg)
+		o, err := l.observe(ctx, t, mg)
 		if err != nil {
 			t.Fatalf("Observe after the delete: %v", err)
 		}
@@ -202,23 +200,26 @@ func (l *life[MR]) delete(ctx context.Context, t *testing.T, mg MR) {
 	}
 }
 
-// undeclared fails on a call an Observe made that the kind does not
-// declare (reconciler.Definition.ObserveCalls).
-func undeclared[MR reconciler.Object[MR]](t *testing.T, d reconciler.Definition[MR], mg MR, s *awsconfig.Session, before, after map[string]int) {
+// observe observes mg, and fails on a call the Observe made that the kind
+// does not declare (reconciler.Definition.ObserveCalls) for mg as it was
+// before, as the path decides them.
+func (l *life[MR]) observe(ctx context.Context, t *testing.T, mg MR) (managed.ExternalObservation, error) {
 	t.Helper()
-	if d.ObserveCalls == nil {
-		t.Errorf("the kind declares no ObserveCalls")
-		return
+	if l.d.ObserveCalls == nil {
+		t.Fatal("the kind declares no ObserveCalls")
 	}
 	declared := map[string]bool{}
-	for _, op := range d.ObserveCalls(mg, s) {
+	for _, op := range l.d.ObserveCalls(mg, l.session) {
 		declared[quota.SigningName(op.Service)+":"+op.Name] = true
 	}
-	for call, n := range after {
+	before := l.em.Calls()
+	o, err := l.ext.Observe(ctx, mg)
+	for call, n := range l.em.Calls() {
 		if n > before[call] && !declared[call] {
 			t.Errorf("Observe called %s, which the kind does not declare", call)
 		}
 	}
+	return o, err
 }
 
 func fakeKube(t *testing.T, secrets []*corev1.Secret) client.Client {

@@ -37,6 +37,10 @@ type Generic struct {
 	Kind string
 }
 
+// unknownOperation is the code a service's emulation answers an operation
+// it does not serve with, which the generic store then may.
+const unknownOperation = "UnknownOperationException"
+
 // generics are the kinds served generically, by "service:Operation".
 var (
 	genericsMu sync.RWMutex
@@ -48,8 +52,10 @@ type genericOp struct {
 	verb string // Create, Describe, Update, Delete or List
 }
 
-// RegisterGeneric makes every emulator serve g's operations: a scaffolded
-// kind's emulation registers itself from its file's init.
+// RegisterGeneric makes every emulator serve g's operations that its
+// service's own emulation does not (the generic store is a fallback, never
+// in the way of an emulation written since): a scaffolded kind's
+// emulation registers itself from its file's init.
 func RegisterGeneric(g Generic) {
 	genericsMu.Lock()
 	defer genericsMu.Unlock()
@@ -102,7 +108,7 @@ func (s *Server) generic(req *request, op genericOp) (any, *apiError) {
 	case !exists:
 		return nil, errorf(400, "ResourceNotFoundException", "%s %s does not exist.", op.Kind, name)
 	case op.verb == "Describe":
-		return r, nil
+		return maps.Clone(r), nil
 	case op.verb == "Update":
 		for f, v := range in {
 			r[f] = v

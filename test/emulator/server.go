@@ -297,7 +297,15 @@ func (s *Server) dispatch(req *request) (any, func(), *apiError) {
 	out, err := func() (any, *apiError) {
 		h, ok := handlers[req.service]
 		if g, generic := genericOf(req.service, req.operation); generic {
-			h, ok = func(req *request) (any, *apiError) { return s.generic(req, g) }, true
+			own := h
+			h, ok = func(req *request) (any, *apiError) {
+				if own != nil {
+					if out, err := own(req); err == nil || err.code != unknownOperation {
+						return out, err
+					}
+				}
+				return s.generic(req, g)
+			}, true
 		}
 		if !ok {
 			return nil, errorf(400, "UnknownOperationException", "The service %q is not emulated.", req.service)
