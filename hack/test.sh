@@ -158,11 +158,12 @@ fi
 # The table.
 failed=0 passed=0
 printf '\n%-18s %8s  %s\n' stage seconds result
-for name in controlplane xpkg lint unit integration.build integration.1 integration.2 e2e chaos package integration.3 container; do
+for name in controlplane xpkg lint unit scaffold integration.build integration.1 integration.2 e2e chaos package integration.3 container; do
   read -r status secs rest <"$logs/$name.status" 2>/dev/null || { status=missing; secs=-; rest=; }
   printf '%-18s %8s  %s\n' "$name" "$secs" "$status${rest:+ $rest}"
   if [ "$status" = ok ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
 printf '%-18s %8s\n' total $((SECONDS - started))
+grep -h '^make kind:' "$logs/scaffold.log" 2>/dev/null || true
 echo "stages: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
