@@ -27,6 +27,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/listing"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
 
@@ -158,7 +159,7 @@ type Place struct {
 // imported; "" when it is free to import: no object of the cluster names
 // it, no ownership claim of the provider holds it, and its owner tags name
 // no object.
-func (c *Cluster) Decide(k Kind, at Place, f Found) string {
+func (c *Cluster) Decide(k Kind, at Place, f listing.Found) string {
 	for _, region := range []string{at.Region, ""} {
 		if obj, ok := c.named[namedKey{kind: k.Kind, region: region, id: f.ID}]; ok {
 			return fmt.Sprintf("managed by %s %s", k.Kind, obj)

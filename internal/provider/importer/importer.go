@@ -31,7 +31,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/cloudkinds/provider-aws-services/internal/aws/listing"
 	"github.com/cloudkinds/provider-aws-services/internal/provider"
 	"github.com/cloudkinds/provider-aws-services/internal/reconciler"
 )
@@ -59,9 +58,6 @@ func kindsOf(ks []reconciler.Kind) []Kind {
 	}
 	return out
 }
-
-// A Found is one resource AWS listed.
-type Found = listing.Found
 
 // names returns the identifiers an object of a name-keyed kind names: its
 // name field and its external name.

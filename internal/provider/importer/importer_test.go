@@ -36,6 +36,7 @@ import (
 
 	"github.com/cloudkinds/provider-aws-services/apis"
 	"github.com/cloudkinds/provider-aws-services/apis/v1alpha1"
+	"github.com/cloudkinds/provider-aws-services/internal/aws/listing"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/ownership"
 )
 
@@ -206,20 +207,20 @@ func TestDecide(t *testing.T) {
 	owner := map[string]string{resource.ExternalResourceTagKeyKind: "deliverystream.streaming.services.k8s.aws", resource.ExternalResourceTagKeyNamespace: "other", resource.ExternalResourceTagKeyName: "theirs", ownership.TagKeyUID: "u-1"}
 	cases := map[string]struct {
 		kind Kind
-		f    Found
+		f    listing.Found
 		want string
 	}{
-		"Free":                                 {kind: ds, f: Found{ID: "free", Identity: "free", Tags: map[string]string{"team": "a"}}},
-		"NamedByAnObject":                      {kind: ds, f: Found{ID: "named", Identity: "named"}, want: "managed by DeliveryStream team-a/named"},
-		"NamedInAnotherRegionOnly":             {kind: ds, f: Found{ID: "elsewhere", Identity: "elsewhere"}},
-		"NamedThroughItsConfigsRegion":         {kind: ds, f: Found{ID: "by-config", Identity: "by-config"}, want: "managed by DeliveryStream team-b/by-config"},
-		"ASubscriptionNamedByItsARN":           {kind: sub, f: Found{ID: subARN, Identity: "sqs:x on y"}, want: "managed by Subscription team-c/by-arn"},
-		"ASubscriptionAnObjectSubscribed":      {kind: sub, f: Found{ID: subARN + "2", Identity: "sqs:arn:aws:sqs:eu-west-3:111122223333:q on arn:aws:sns:eu-west-3:111122223333:orders"}, want: "managed by Subscription team-c/lost-answer"},
-		"Claimed":                              {kind: ds, f: Found{ID: "claimed", Identity: "claimed"}, want: "held by deliverystream.streaming.services.k8s.aws team-d/claimer (ownership claim crossplane-system/" + ownership.ClaimName(claimed) + ", created)"},
-		"Retained":                             {kind: ds, f: Found{ID: "retained", Identity: "retained"}, want: "kept by namespace team-e, whose object let it go when it was deleted (ownership claim crossplane-system/" + ownership.ClaimName(retained) + "); an admin hands it over by deleting the claim"},
-		"ClaimedAtAnotherEndpointIsNotThisOne": {kind: ds, f: Found{ID: "claimed", Identity: "claimed"}},
-		"OwnerTags":                            {kind: ds, f: Found{ID: "tagged", Identity: "tagged", Tags: owner}, want: `its owner tags say deliverystream.streaming.services.k8s.aws other/theirs (UID "u-1") made it, an object of another cluster or one deleted that left it; remove its crossplane-* tags to import it here`},
-		"UnreadableTags":                       {kind: ds, f: Found{ID: "dark", Identity: "dark", Unreadable: "cannot read its tags"}, want: "cannot read its tags"},
+		"Free":                                 {kind: ds, f: listing.Found{ID: "free", Identity: "free", Tags: map[string]string{"team": "a"}}},
+		"NamedByAnObject":                      {kind: ds, f: listing.Found{ID: "named", Identity: "named"}, want: "managed by DeliveryStream team-a/named"},
+		"NamedInAnotherRegionOnly":             {kind: ds, f: listing.Found{ID: "elsewhere", Identity: "elsewhere"}},
+		"NamedThroughItsConfigsRegion":         {kind: ds, f: listing.Found{ID: "by-config", Identity: "by-config"}, want: "managed by DeliveryStream team-b/by-config"},
+		"ASubscriptionNamedByItsARN":           {kind: sub, f: listing.Found{ID: subARN, Identity: "sqs:x on y"}, want: "managed by Subscription team-c/by-arn"},
+		"ASubscriptionAnObjectSubscribed":      {kind: sub, f: listing.Found{ID: subARN + "2", Identity: "sqs:arn:aws:sqs:eu-west-3:111122223333:q on arn:aws:sns:eu-west-3:111122223333:orders"}, want: "managed by Subscription team-c/lost-answer"},
+		"Claimed":                              {kind: ds, f: listing.Found{ID: "claimed", Identity: "claimed"}, want: "held by deliverystream.streaming.services.k8s.aws team-d/claimer (ownership claim crossplane-system/" + ownership.ClaimName(claimed) + ", created)"},
+		"Retained":                             {kind: ds, f: listing.Found{ID: "retained", Identity: "retained"}, want: "kept by namespace team-e, whose object let it go when it was deleted (ownership claim crossplane-system/" + ownership.ClaimName(retained) + "); an admin hands it over by deleting the claim"},
+		"ClaimedAtAnotherEndpointIsNotThisOne": {kind: ds, f: listing.Found{ID: "claimed", Identity: "claimed"}},
+		"OwnerTags":                            {kind: ds, f: listing.Found{ID: "tagged", Identity: "tagged", Tags: owner}, want: `its owner tags say deliverystream.streaming.services.k8s.aws other/theirs (UID "u-1") made it, an object of another cluster or one deleted that left it; remove its crossplane-* tags to import it here`},
+		"UnreadableTags":                       {kind: ds, f: listing.Found{ID: "dark", Identity: "dark", Unreadable: "cannot read its tags"}, want: "cannot read its tags"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

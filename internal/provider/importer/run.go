@@ -33,6 +33,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/cloudkinds/provider-aws-services/internal/aws/listing"
 	"github.com/cloudkinds/provider-aws-services/internal/tenancy/budget"
 )
 
@@ -98,7 +99,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	awsCfg.APIOptions = append(awsCfg.APIOptions, counted)
 	at := Place{Endpoint: cfg.Endpoint, Account: res.Account, Region: awsCfg.Region}
 
-	found := make([][]Found, len(Kinds))
+	found := make([][]listing.Found, len(Kinds))
 	failed := make([]error, len(Kinds))
 	var wg sync.WaitGroup
 	for i, k := range Kinds {
